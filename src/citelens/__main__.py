@@ -1,0 +1,5 @@
+import sys
+
+from citelens.cli import main
+
+sys.exit(main())

@@ -1,0 +1,66 @@
+"""`citelens` command line: a thin dispatcher over the engine.
+
+Each sub-command lives in its own module exposing ``configure(parser)`` and
+``run(args) -> int``. Only the chosen module is imported, so ``citelens --help`` and
+``citelens check`` never pay for the alignment or server imports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from citelens import __version__
+
+#: sub-command -> (module under citelens.cli, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "check": ("check", "validate report runs against a track spec"),
+    "convert": ("convert", "convert a run to another track spec or citation format"),
+    "align": ("align", "show the evidence for answer sentences in source documents"),
+    "specs": ("specs", "list the track specs, or show one spec's rules"),
+    "rules": ("rules", "explain the finding codes"),
+    "serve": ("serve", "start the language server on stdio"),
+}
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # usage problems exit 2 with one clear line
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    parser = _Parser(prog="citelens", description="Check, explain and convert TREC RAG-family report runs.")
+    parser.add_argument("--version", action="version", version=f"citelens {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, (module, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if name == command:
+            importlib.import_module(f"citelens.cli.{module}").configure(p)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    command = next((a for a in argv if not a.startswith("-")), None)
+    if command not in COMMANDS:
+        command = None
+    parser = build_parser(command)
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    module = importlib.import_module(f"citelens.cli.{COMMANDS[args.command][0]}")
+    try:
+        return module.run(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
