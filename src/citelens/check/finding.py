@@ -1,0 +1,64 @@
+"""What a rule reports: a code, a severity, a message and the exact span it is about.
+
+Findings are plain dataclasses (they are made in the hot path of `citelens check`). The
+span is a half-open range of code-point offsets into the checked file's text; the CLI and
+the server turn it into line/column only at their boundary.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Literal
+
+Severity = Literal["error", "warning", "info"]
+SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
+
+
+class Target(str, Enum):
+    """Which token of the node named by a JSON pointer a finding sits on."""
+
+    VALUE = "value"  # the value token: a bad doc id, an index, a score
+    KEY = "key"  # the member's key token: a key that should not be there
+    MISSING = "missing"  # the pointer names an absent member: put it on the parent's key
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """Replace file text[start:end] (code points) with new_text."""
+
+    start: int
+    end: int
+    new_text: str
+
+
+Applicability = Literal["safe", "unsafe"]
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """A repair for a finding. `unsafe` fixes change content (e.g. drop sentences)."""
+
+    title: str
+    edits: tuple[Edit, ...]
+    applicability: Applicability = "safe"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    code: str
+    severity: Severity
+    message: str
+    pointer: str = ""  # RFC 6901 pointer into the report (or the file's root value)
+    target: Target = Target.VALUE
+    start: int = 0  # code-point offsets into the file text, end exclusive, never empty
+    end: int = 0
+    topic_id: str | None = None
+    fix: Fix | None = None
+    data: dict = field(default_factory=dict, compare=False)  # rule facts a fixer may reuse
+
+    def with_span(self, start: int, end: int) -> "Finding":
+        return replace(self, start=start, end=max(end, start + 1))
+
+    def with_severity(self, severity: Severity) -> "Finding":
+        return replace(self, severity=severity)
