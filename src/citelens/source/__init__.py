@@ -1,0 +1,1 @@
+"""Text and positions: decoding, the line index, and JSON nodes with spans."""
