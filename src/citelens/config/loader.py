@@ -1,0 +1,134 @@
+"""Find and read the config file for a checked file: `citelens.toml` or the
+`[tool.citelens]` table of `pyproject.toml`, nearest directory first.
+
+Every problem is a `ConfigError` naming the file, the line and the accepted values: a
+misspelt severity code would otherwise silently never apply.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Any, Final
+
+from citelens.config.error import ConfigError
+from citelens.config.settings import SETTING_KEYS, Settings, check_severity_table, suggestion
+from citelens.config.toml_lines import Table, TomlLines
+
+#: config file name -> the table inside it that holds the settings (() = top level)
+CONFIG_FILES: Final[dict[str, Table]] = {
+    "citelens.toml": (),
+    "pyproject.toml": ("tool", "citelens"),
+}
+
+_TOML_AT = re.compile(r"\(at line (\d+), column \d+\)")
+
+
+def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read the config file: {exc}", path) from None
+    try:
+        return tomllib.loads(text), text
+    except tomllib.TOMLDecodeError as exc:
+        m = _TOML_AT.search(str(exc))
+        raise ConfigError(f"not valid TOML: {_TOML_AT.sub('', str(exc)).strip()}", path,
+                          int(m.group(1)) if m else None) from None
+
+
+def _table(data: dict[str, Any], table: Table) -> dict[str, Any] | None:
+    value: Any = data
+    for part in table:
+        if not isinstance(value, dict) or part not in value:
+            return None
+        value = value[part]
+    return value
+
+
+def _holds_settings(path: Path) -> bool:
+    """Does this candidate file configure citelens (a pyproject may not)?"""
+    table = CONFIG_FILES[path.name]
+    if not table:
+        return True
+    try:
+        if "citelens" not in path.read_text(encoding="utf-8-sig", errors="replace"):
+            return False  # cheap: most pyproject files never mention us
+    except OSError:
+        return False
+    return _table(_read_toml(path)[0], table) is not None
+
+
+def find_config(start: str | Path) -> Path | None:
+    """The nearest config file above `start` (a file or a directory), or None.
+
+    In one directory `citelens.toml` wins over `pyproject.toml`; a `pyproject.toml`
+    without `[tool.citelens]` does not stop the walk.
+    """
+    here = Path(start).absolute()
+    folder = here if here.is_dir() else here.parent
+    for directory in (folder, *folder.parents):
+        for name in CONFIG_FILES:
+            candidate = directory / name
+            if candidate.is_file() and _holds_settings(candidate):
+                return candidate
+    return None
+
+
+def _resolve_spec(value: str, base: Path, path: Path, line: int | None) -> str:
+    from citelens.specs import builtin_specs
+
+    known = builtin_specs()
+    if value in known:
+        return value
+    file_part, hash_, wanted = value.partition("#")
+    spec_path = (base / file_part).resolve()
+    if spec_path.is_file():
+        return f"{spec_path}{hash_}{wanted}"
+    raise ConfigError(f"'spec': {value!r} is neither a built-in spec{suggestion(value, sorted(known))} "
+                      f"(known: {', '.join(sorted(known))}) nor a spec file (no file {spec_path})", path, line)
+
+
+def load_config(path: str | Path) -> Settings:
+    """The settings in one config file, validated; relative paths are taken from the
+    file's directory."""
+    path = Path(path).absolute()
+    table = CONFIG_FILES.get(path.name, ())
+    data, text = _read_toml(path)
+    raw = _table(data, table)
+    lines = TomlLines(text)
+    if raw is None:
+        raise ConfigError(f"no [{'.'.join(table)}] table in this file", path)
+    if not isinstance(raw, dict):
+        raise ConfigError(f"'{'.'.join(table)}' must be a table", path, lines.line_of(table[:-1], table[-1]))
+    where = f"[{'.'.join(table)}]" if table else "citelens.toml"
+
+    def line(key: str, sub: Table = ()) -> int | None:
+        return lines.line_of(table + sub, key)
+
+    for key in raw:
+        if key not in SETTING_KEYS:
+            raise ConfigError(f"unknown setting {key!r}{suggestion(key, SETTING_KEYS)} in {where}; "
+                              f"known settings: {', '.join(SETTING_KEYS)}", path, line(key))
+    for key, kind in (("spec", str), ("topics", str), ("strict", bool), ("severity", dict)):
+        if key in raw and not isinstance(raw[key], kind):
+            expected = {"str": "a string", "bool": "true or false", "dict": "a table of code = severity"}
+            raise ConfigError(f"{key!r} must be {expected[kind.__name__]}, not {raw[key]!r}", path, line(key))
+
+    base = path.parent
+    spec = _resolve_spec(raw["spec"], base, path, line("spec")) if "spec" in raw else None
+    topics = None
+    if "topics" in raw:
+        topics = (base / raw["topics"]).resolve()
+        if not topics.is_file():
+            raise ConfigError(f"'topics': no file {topics}", path, line("topics"))
+    severity = check_severity_table(raw.get("severity", {}), "'severity'",
+                                    lambda code: line(code, ("severity",)), path)
+    return Settings(spec=spec, topics=topics, strict=raw.get("strict", False), severity=severity, source=path)
+
+
+def settings_for(checked: str | Path) -> Settings:
+    """The settings that apply to a checked file: its nearest config, or the defaults."""
+    config = find_config(checked)
+    return load_config(config) if config is not None else Settings()

@@ -1,0 +1,76 @@
+"""`Settings`: the resolved, fully defaulted options of one `citelens check` run.
+
+Sources, weakest first: defaults, the nearest config file, the command line. The rule
+for the last step is `merged_with`: whatever the command line gives wins; a severity
+table is merged code by code.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Final, Literal
+
+from citelens.config.error import ConfigError
+from citelens.specs import FINDING_CODES
+
+SeverityOverride = Literal["error", "warning", "info", "ignore"]
+SEVERITY_VALUES: Final[tuple[str, ...]] = ("error", "warning", "info", "ignore")
+SETTING_KEYS: Final[tuple[str, ...]] = ("spec", "topics", "strict", "severity")
+
+
+@dataclass(frozen=True)
+class Settings:
+    spec: str | None = None  # a built-in spec id, or an absolute spec file path (`FILE#ID` kept)
+    topics: Path | None = None  # absolute path of the topics / requests file
+    strict: bool = False
+    severity: Mapping[str, SeverityOverride] = field(default_factory=dict)  # code -> override
+    source: Path | None = None  # the config file these came from; None = defaults only
+
+    def merged_with(self, cli_overrides: Mapping[str, Any]) -> "Settings":
+        """These settings with the command line's values on top.
+
+        `cli_overrides` holds only keys of `SETTING_KEYS`; a None value means "flag not
+        given" (so pass `--strict` as True/None, not True/False). Severity overrides
+        are merged per code; paths are taken as given (the CLI makes them absolute).
+        """
+        unknown = set(cli_overrides) - set(SETTING_KEYS)
+        if unknown:
+            raise TypeError(f"unknown settings {sorted(unknown)}; known: {', '.join(SETTING_KEYS)}")
+        changes: dict[str, Any] = {}
+        for key, value in cli_overrides.items():
+            if value is None:
+                continue
+            if key == "severity":
+                changes[key] = {**self.severity, **check_severity_table(value, "command line")}
+            elif key == "topics":
+                changes[key] = Path(value)
+            elif key == "strict":
+                changes[key] = bool(value)
+            else:
+                changes[key] = str(value)
+        return replace(self, **changes)
+
+
+def suggestion(word: str, known: tuple[str, ...] | list[str]) -> str:
+    """' (did you mean X?)' for a near miss, else ''."""
+    close = difflib.get_close_matches(word, known, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def check_severity_table(table: Mapping[str, Any], where: str,
+                         line_of: "Any | None" = None, path: Path | None = None) -> dict[str, SeverityOverride]:
+    """A validated copy of a `code -> severity` table; `line_of(code)` locates errors."""
+    out: dict[str, SeverityOverride] = {}
+    for code, value in table.items():
+        line = line_of(code) if line_of else None
+        if code not in FINDING_CODES:
+            raise ConfigError(f"{where}: unknown finding code {code!r}{suggestion(code, FINDING_CODES)}; "
+                              f"known codes: {', '.join(FINDING_CODES)}", path, line)
+        if value not in SEVERITY_VALUES:
+            raise ConfigError(f"{where}: severity of {code!r} must be one of {', '.join(SEVERITY_VALUES)}, "
+                              f"not {value!r}", path, line)
+        out[code] = value
+    return out
