@@ -1,0 +1,40 @@
+"""Retrieval results a report may carry alongside its answer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+from pydantic import BaseModel
+
+from citelens.models.document import Document
+
+
+class RankedDocument(BaseModel):
+    """One retrieved document id at a rank, optionally with its text and score."""
+
+    doc_id: str
+    rank: int
+    doc: Optional[Document] = None
+    score: Optional[float] = None
+
+
+class RetrievedDocuments(BaseModel):
+    """A ranked list for one query in one test collection."""
+
+    query_id: str
+    test_collection: str
+    run_id: Optional[str] = None
+    metadata: Optional[Dict[str, Any]] = None
+    ranked_docs: List[RankedDocument] = []
+
+
+def load_retrieved_docs(path: Path) -> List[RetrievedDocuments]:
+    with open(path, encoding="utf-8") as f:
+        return [RetrievedDocuments.model_validate_json(line) for line in f if line.strip()]
+
+
+def save_retrieved_docs(path: Path, docs: List[RetrievedDocuments]) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        for doc in docs:
+            f.write(doc.model_dump_json(indent=None) + "\n")

@@ -1,0 +1,80 @@
+"""`Report.verify` / `check` / `check_findings`: a typed report against a track spec.
+
+The rules live in one place, the engine `citelens.check` (used on the report's wire
+value). Until that engine offers `check_report`, the model-level rules in
+`citelens.models.spec_rules` answer instead; they follow the reference library's
+categories and messages.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from citelens.models.report import Report
+    from citelens.specs import TrackSpec
+
+
+class TrackSpecVerificationError(RuntimeError):
+    """A report breaks its track spec (a RuntimeError, as the reference library raises)."""
+
+
+def resolve(spec: "TrackSpec | str | None") -> "TrackSpec | None":
+    from citelens.specs import TrackSpec, resolve_spec
+
+    if spec is not None and not isinstance(spec, (str, TrackSpec)):
+        raise TypeError(f"spec must be a TrackSpec, a track id or None; got {type(spec).__name__}")
+    return resolve_spec(spec)
+
+
+def report_value(report: "Report", spec: "TrackSpec", use_answer: bool = False) -> dict[str, Any]:
+    """The report as the wire value the engine checks, in `spec`'s layout.
+
+    Of the synced topic-id names only the spec's own is written, so that the aliases the
+    model fills in do not read as extra metadata keys.
+    """
+    aliases = {"topic_id", "narrative_id", "request_id"} - {spec.topic_id_field}
+    metadata = {k: v for k, v in report.metadata.model_dump(mode="json", exclude_none=True).items()
+                if k not in aliases}
+    sentences = report.answer if use_answer else report.responses
+    value: dict[str, Any] = {}
+    if spec.layout == "flat":
+        value.update(metadata)
+    else:
+        value["metadata"] = metadata
+    if report.references is not None:
+        value["references"] = list(report.references)
+    if sentences is not None:
+        value[spec.sentences_key] = [s.model_dump(mode="json", exclude_none=True) for s in sentences]
+    return value
+
+
+def _engine() -> Any:
+    try:
+        from citelens.check import check_report  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return check_report
+
+
+def findings(report: "Report", spec: "TrackSpec | str | None", *, request: Any = None,
+             use_answer: bool = False) -> tuple[list[str], list[str]]:
+    """(error messages, warning messages) of `report` under `spec`."""
+    resolved = resolve(spec)
+    engine = _engine()
+    if engine is None or resolved is None:
+        from citelens.models.spec_rules import spec_findings
+
+        return spec_findings(report, resolved, request=request, use_answer=use_answer)
+    found = engine(report_value(report, resolved, use_answer), resolved, request=request)
+    errors = [f.message for f in found if f.severity == "error"]
+    warnings = [f.message for f in found if f.severity != "error"]
+    return errors, warnings
+
+
+def verify(report: "Report", spec: "TrackSpec | str | None", *, request: Any = None,
+           use_answer: bool = False) -> bool:
+    errors, _ = findings(report, spec, request=request, use_answer=use_answer)
+    if errors:
+        raise TrackSpecVerificationError(errors[0])
+    return True
