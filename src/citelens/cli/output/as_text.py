@@ -1,0 +1,46 @@
+"""The human format: `path:line:column: severity[code] message`, then a summary line."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import TextIO
+
+from citelens.check.result import FileResult
+from citelens.cli.output.locations import located_findings
+from citelens.cli.output.summary import Summary, summary_line
+
+#: ANSI styles; used only when `use_color` says so
+STYLES: dict[str, str] = {
+    "path": "\x1b[1m", "error": "\x1b[1;31m", "warning": "\x1b[1;33m", "info": "\x1b[1;36m",
+    "code": "\x1b[2m", "reset": "\x1b[0m",
+}
+_BREAKS = re.compile(r"\r\n|\r|\n")
+
+
+def use_color(stream: TextIO) -> bool:
+    """Colour only for a terminal, and never when NO_COLOR is set (no-color.org)."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def _style(text: str, style: str, color: bool) -> str:
+    return f"{STYLES[style]}{text}{STYLES['reset']}" if color else text
+
+
+def render_text(results: list[FileResult], summary: Summary | None = None, *, color: bool = False) -> str:
+    """One finding a line (a message's own line breaks become spaces), then the summary."""
+    lines = []
+    for row in located_findings(results):
+        f, loc = row.finding, row.location
+        where = f"{_style(row.path, 'path', color)}:{loc.line}:{loc.column}:"
+        kind = f"{_style(f.severity, f.severity, color)}[{_style(f.code, 'code', color)}]"
+        lines.append(f"{where} {kind} {_BREAKS.sub(' ', f.message)}")
+    lines.append(summary_line(summary or Summary.of(results)))
+    return "\n".join(lines) + "\n"
+
+
+def write_text(results: list[FileResult], stream: TextIO, summary: Summary | None = None) -> None:
+    stream.write(render_text(results, summary, color=use_color(stream)))
