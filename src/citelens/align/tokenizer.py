@@ -1,0 +1,154 @@
+"""Word, number and symbol tokens with character offsets, matching the reference tokenizer.
+
+Every character is first mapped to a one-letter class (digit, word, combining mark,
+inner punctuation, number separator, currency/percent symbol, other) after NFKC,
+casefolding and quote/dash folding; one regular expression over that class string
+then finds the tokens. The class string has the same length as the text, so the
+regex offsets are the text's code point offsets. This keeps the Python reference's
+per-character rules while doing the scanning in C.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+_PUNCTUATION_FOLD = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u02bc": "'",
+        "\u2010": "-",
+        "\u2011": "-",
+        "\u2012": "-",
+        "\u2013": "-",
+        "\u2212": "-",
+    }
+)
+_SYMBOLS = frozenset({"%", "$", "€", "£"})
+_SYMBOL_WORDS = {"%": "percent", "$": "dollar", "€": "euro", "£": "pound"}
+
+# D digit, W other alphanumeric, M combining mark, ' inner punctuation (apostrophe
+# or hyphen), . number separator, % symbol token, space for everything else.
+_TOKEN_RE = re.compile(r"D+(?:\.D+)*|%|W(?:[WDM]|(?<=[WD])'(?=[WD]))*")
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold().translate(_PUNCTUATION_FOLD)
+
+
+def _char_class(char: str) -> str:
+    folded = _fold(char)
+    if folded.isdigit():
+        return "D"
+    if folded in _SYMBOLS:
+        return "%"
+    if folded.isalnum():
+        return "W"
+    if unicodedata.combining(char):
+        return "M"
+    if char.translate(_PUNCTUATION_FOLD) in ("'", "-"):
+        return "'"
+    if folded in (".", ","):
+        return "."
+    return " "
+
+
+_ASCII_CLASSES: dict[int, str] = {code: _char_class(chr(code)) for code in range(128)}
+_CLASS_CACHE: dict[int, str] = dict(_ASCII_CLASSES)
+
+
+def class_string(text: str) -> str:
+    """The per-character class string of ``text`` (same length, same offsets)."""
+    if text.isascii():
+        return text.translate(_ASCII_CLASSES)
+    cache = _CLASS_CACHE
+    for char in set(text):
+        code = ord(char)
+        if code not in cache:
+            cache[code] = _char_class(char)
+    return text.translate(cache)
+
+
+def token_spans(text: str) -> list[tuple[int, int]]:
+    """Half-open code point spans of the tokens of ``text``, in order."""
+    return [m.span() for m in _TOKEN_RE.finditer(class_string(text))]
+
+
+def normalize_token(raw: str) -> str:
+    """The matching form of a raw token: folded, number commas dropped, symbols spelled out."""
+    folded = _fold(raw)
+    if folded and folded[0].isdigit():
+        folded = folded.replace(",", "")
+    return _SYMBOL_WORDS.get(folded, folded)
+
+
+@dataclass(frozen=True, slots=True)
+class TokenizedText:
+    """Token ids and their spans in ``text``."""
+
+    text: str
+    token_ids: list[int]
+    token_spans: list[tuple[int, int]]
+
+
+class Vocabulary:
+    """Normalized token -> id, ids from 1 in order of first appearance.
+
+    One vocabulary is shared by all prepared documents of the process so that cached
+    documents can be combined into any corpus; it only grows.
+    """
+
+    def __init__(self) -> None:
+        self.ids: dict[str, int] = {}
+        self._raw: dict[str, int] = {}  # raw token text -> id (skips re-normalising)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def id_of(self, raw: str) -> int:
+        """The id of raw token text, adding its normalized form if it is new (0: no token)."""
+        token_id = self._raw.get(raw)
+        if token_id is None:
+            normalized = normalize_token(raw)
+            if not normalized:
+                token_id = 0
+            else:
+                token_id = self.ids.get(normalized)
+                if token_id is None:
+                    token_id = len(self.ids) + 1
+                    self.ids[normalized] = token_id
+            if len(self._raw) < 1_000_000:
+                self._raw[raw] = token_id
+        return token_id
+
+    def clear_cache(self) -> None:
+        """Forget the raw-text shortcut (ids stay stable)."""
+        self._raw.clear()
+
+
+class Tokenizer:
+    """The default tokenizer: rules of the reference's ``SimpleTokenizer``."""
+
+    def __init__(self, vocabulary: Vocabulary | None = None) -> None:
+        self.vocabulary = vocabulary if vocabulary is not None else Vocabulary()
+
+    @property
+    def _vocab(self) -> dict[str, int]:
+        # The reference maps stopwords through a ``_vocab`` attribute; keep the name.
+        return self.vocabulary.ids
+
+    def tokenize(self, text: str) -> TokenizedText:
+        ids: list[int] = []
+        spans: list[tuple[int, int]] = []
+        id_of = self.vocabulary.id_of
+        for start, end in token_spans(text):
+            token_id = id_of(text[start:end])
+            if token_id:
+                ids.append(token_id)
+                spans.append((start, end))
+        return TokenizedText(text, ids, spans)
+
+
+SHARED_VOCABULARY = Vocabulary()
