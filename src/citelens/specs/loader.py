@@ -154,7 +154,7 @@ def build_spec(spec_id: str, raw: dict[str, Any], path: str | None, lines: _Line
                 f"spec {spec_id!r}: {key} must be a non-negative integer or null (got {v!r})",
                 path, lines.of(spec_id, key))
     for key in ("forbid_extra_metadata", "require_exact_narrative", "references_optional",
-                "require_references_key", "require_citations_key"):
+                "require_references_key", "require_citations_key", "flag_duplicate_citations"):
         if key in d:
             _expect(isinstance(d[key], bool), f"spec {spec_id!r}: {key} must be true or false",
                     path, lines.of(spec_id, key))

@@ -71,6 +71,7 @@ class TrackSpec:
     require_citations_key: bool = False
     metadata_values: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     same_on_every_line: tuple[str, ...] = ()  # metadata values constant across a run
+    flag_duplicate_citations: bool = False  # one reference cited twice in a sentence
 
     @property
     def emit_sentence_type(self) -> str:

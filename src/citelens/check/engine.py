@@ -1,0 +1,195 @@
+"""The validator: text in, positioned findings out.
+
+`check_report` runs the rules on one report value; `Checker` runs a whole file (JSONL,
+a JSON array of reports, or one report), places every finding on its token, and adds the
+cross-report findings. A `Checker` caches results per report text, so re-checking a file
+after one line changed re-runs the rules for that line only (the language server relies
+on this).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Mapping
+
+from citelens.check.finding import Finding, Target
+from citelens.check.result import FileResult
+from citelens.check.rules.coverage import ReportFacts, check_coverage, report_facts
+from citelens.check.rules.length import check_length
+from citelens.check.rules.metadata import check_metadata
+from citelens.check.rules.references import check_references
+from citelens.check.rules.schema import check_schema
+from citelens.check.rules.sentences import (
+    check_empty_answer,
+    check_scores,
+    check_sentences,
+    check_shapes,
+    check_structural,
+)
+from citelens.check.view import ReportView, TopicInfo
+from citelens.source.document import Item, SourceFile, decode, read_source
+from citelens.source.json_nodes import locate
+from citelens.specs.model import STRUCTURE_CODES, TrackSpec
+
+_PROBLEM_CODES = {"duplicate_key": "duplicate_key", "nonfinite": "json_syntax", "overflow": "json_syntax"}
+
+
+def run_rules(value: Any, spec: TrackSpec | None, request: TopicInfo | None = None) -> ReportView:
+    """All per-report rules, in the order autojudge-base applies them."""
+    if not isinstance(value, dict):
+        view = ReportView(value={}, spec=spec, request=request)
+        kind = "a list" if isinstance(value, list) else type(value).__name__
+        view.add("schema", f"a report must be a JSON object, not {kind}")
+        return view
+    view = ReportView.build(value, spec, request)
+    check_schema(view)
+    check_shapes(view)
+    check_scores(view)
+    if check_empty_answer(view):
+        if spec is None:
+            check_structural(view)
+        else:
+            check_metadata(view)
+            check_sentences(view)
+            check_references(view)
+            check_length(view)
+    return view
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How severe each code is: the spec's smells, then --strict, then per-code overrides
+    (`citelens.toml`); `ignore` drops the code."""
+
+    spec: TrackSpec | None = None
+    strict: bool = False
+    overrides: Mapping[str, str] = field(default_factory=dict)
+
+    def severity(self, code: str) -> str | None:
+        override = self.overrides.get(code)
+        if override is not None:
+            return None if override == "ignore" else override
+        if self.strict or code in STRUCTURE_CODES or self.spec is None:
+            return "error"
+        return self.spec.severity_of(code)
+
+    def apply(self, findings: list[Finding]) -> list[Finding]:
+        out = []
+        for f in findings:
+            sev = self.severity(f.code)
+            if sev is not None:
+                out.append(f if f.severity == sev else f.with_severity(sev))
+        return out
+
+
+def check_report(value: Any, spec: TrackSpec | None = None, request: TopicInfo | None = None,
+                 *, strict: bool = False) -> list[Finding]:
+    """Findings for one report value (pointers only; no positions)."""
+    return Policy(spec, strict).apply(run_rules(value, spec, request).findings)
+
+
+@dataclass
+class _ItemOutcome:
+    findings: list[Finding]  # spans relative to the item start
+    facts: ReportFacts | None
+
+
+class Checker:
+    """Checks files for one (spec, topics, policy); reuse it to re-check edited text."""
+
+    def __init__(self, spec: TrackSpec | None = None, topics: Mapping[str, TopicInfo] | None = None,
+                 *, strict: bool = False, overrides: Mapping[str, str] | None = None,
+                 cache_size: int = 20000):
+        self.spec, self.topics = spec, topics
+        self.policy = Policy(spec, strict, dict(overrides or {}))
+        self._cache: OrderedDict[str, _ItemOutcome] = OrderedDict()
+        self._cache_size = cache_size
+
+    # --- entry points ---------------------------------------------------------------
+    def check_path(self, path: str | Path) -> FileResult:
+        data = Path(path).read_bytes()
+        return self.check_bytes(data, str(path))
+
+    def check_bytes(self, data: bytes, path: str = "<bytes>") -> FileResult:
+        text, problems = decode(data)
+        return self.check_source(read_source(text, problems), path)
+
+    def check_text(self, text: str, path: str = "<text>") -> FileResult:
+        return self.check_source(read_source(text), path)
+
+    def check_source(self, source: SourceFile, path: str) -> FileResult:
+        text = source.text
+        findings: list[Finding] = [
+            Finding(p.code, "error", p.message, start=p.start, end=p.end) for p in source.problems]
+        if source.syntax is not None:
+            findings.append(_syntax(source.syntax.message, source.syntax.offset))
+        facts: list[ReportFacts] = []
+        for item in source.items:
+            outcome = self._item(text, item)
+            findings.extend(f.with_span(f.start + item.start, f.end + item.start) for f in outcome.findings)
+            if outcome.facts is not None:
+                facts.append(replace(outcome.facts, index=item.index))
+        by_index = {item.index: item for item in source.items}
+
+        def add(index: int | None, finding: Finding) -> None:
+            if index is None:
+                findings.append(finding.with_span(0, 1))
+                return
+            item = by_index[index]
+            start, end = locate(item.node(text), finding.pointer, finding.target)
+            findings.append(finding.with_span(start, end))
+
+        check_coverage(facts, self.spec, self.topics, add)
+        findings = self.policy.apply(findings)
+        findings.sort(key=lambda f: (f.start, f.end, f.code))
+        return FileResult(path, source.line_index, findings, len(source.items))
+
+    # --- one report -----------------------------------------------------------------
+    def _item(self, text: str, item: Item) -> _ItemOutcome:
+        key = text[item.start:item.end]
+        hit = self._cache.get(key)
+        if hit is not None:
+            self._cache.move_to_end(key)
+            return hit
+        outcome = self._check_item(text, item)
+        self._cache[key] = outcome
+        if len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+        return outcome
+
+    def _check_item(self, text: str, item: Item) -> _ItemOutcome:
+        base = item.start
+        if item.syntax is not None:
+            return _ItemOutcome([_syntax(item.syntax.message, item.syntax.offset - base)], None)
+        out: list[Finding] = []
+        for p in item.problems:
+            code = _PROBLEM_CODES[p.kind]
+            out.append(Finding(code, "error", _problem_message(p, text), start=p.start - base,
+                               end=p.end - base))
+        value = item.value
+        request = None
+        if self.topics and isinstance(value, dict):
+            request = self.topics.get(ReportView.build(value, self.spec).topic_id or "")
+        view = run_rules(value, self.spec, request)
+        if view.findings:
+            node = item.node(text)
+            for f in view.findings:
+                start, end = locate(node, f.pointer, f.target)
+                out.append(f.with_span(start - base, end - base))
+        facts = report_facts(0, view) if isinstance(value, dict) else None
+        return _ItemOutcome(out, facts)
+
+
+def _syntax(message: str, offset: int) -> Finding:
+    return Finding("json_syntax", "error", f"not valid JSON: {message}", start=offset, end=offset + 1)
+
+
+def _problem_message(p, text: str) -> str:
+    if p.kind == "duplicate_key":
+        return (f"key {p.detail!r} appears twice in this object; JSON readers keep only the last "
+                "value, so remove or rename one")
+    if p.kind == "nonfinite":
+        return f"{p.detail} is not valid JSON (Python writes it for NaN/inf); use a number or null"
+    return f"the number {p.detail} is too large for a 64-bit float; use a smaller number"

@@ -1,0 +1,100 @@
+"""Rules across the reports of one file: duplicate_topics, missing_topics, new_topics,
+narrative (exact copy of the topic text) and run_consistency."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from citelens.check.finding import Finding, Target
+from citelens.source.json_nodes import pointer_join
+from citelens.specs.model import TrackSpec
+
+
+@dataclass(slots=True)
+class ReportFacts:
+    """What a report contributes to the file-level rules (cheap to cache per line)."""
+
+    index: int
+    topic_id: str | None
+    topic_ptr: str = ""  # pointer to the topic id value inside the report
+    meta_ptr: str = "/metadata"
+    narrative: Any = None
+    has_narrative: bool = False
+    values: dict[str, Any] = field(default_factory=dict)  # same_on_every_line keys present
+
+
+def _ids(ids: list[str]) -> str:
+    shown = ", ".join(ids[:12])
+    return shown + (f", ... (+{len(ids) - 12} more)" if len(ids) > 12 else "")
+
+
+Add = Callable[[int | None, Finding], None]  # (report index or None for the file, finding)
+
+
+def check_coverage(facts: list[ReportFacts], spec: TrackSpec | None,
+                   topics: Mapping[str, Any] | None, add: Add) -> None:
+    first_of: dict[str, int] = {}
+    for f in facts:
+        if f.topic_id is None:
+            continue
+        if f.topic_id in first_of:
+            add(f.index, Finding("duplicate_topics", "error",
+                                 f"topic {f.topic_id!r} already has a report (report "
+                                 f"{first_of[f.topic_id] + 1} of this file); submit one report per topic",
+                                 f.topic_ptr, topic_id=f.topic_id, data={"first": first_of[f.topic_id]}))
+        else:
+            first_of[f.topic_id] = f.index
+    if spec is not None and spec.same_on_every_line and facts:
+        expected: dict[str, tuple[Any, int]] = {}
+        for f in facts:
+            for key, value in f.values.items():
+                if key not in expected:
+                    expected[key] = (value, f.index)
+                elif value != expected[key][0]:
+                    first_value, at = expected[key]
+                    add(f.index, Finding("run_consistency", "error",
+                                         f"{key} is {value!r} here but {first_value!r} in report {at + 1}; "
+                                         "one run file carries one run", f"{f.meta_ptr}/{key}",
+                                         topic_id=f.topic_id, data={"key": key, "expected": first_value}))
+    if not topics:
+        return
+    for f in facts:
+        if f.topic_id is not None and f.topic_id not in topics:
+            add(f.index, Finding("new_topics", "error", f"topic {f.topic_id!r} is not in the topics file",
+                                 f.topic_ptr, topic_id=f.topic_id))
+    missing = [t for t in topics if t not in first_of]
+    if missing:
+        add(None, Finding("missing_topics", "error",
+                          f"{len(missing)} topic(s) in the topics file have no report: {_ids(missing)}",
+                          data={"missing": missing}))
+    if spec is not None and spec.require_exact_narrative:
+        for f in facts:
+            topic = topics.get(f.topic_id) if f.topic_id is not None else None
+            if topic is None or getattr(topic, "text", None) is None:
+                continue
+            if f.narrative != topic.text:
+                name = spec.narrative_field
+                ptr = f"{f.meta_ptr}/{name}"
+                if f.has_narrative:
+                    msg = f"{name} is not an exact copy of the text of topic {f.topic_id!r}"
+                    target = Target.VALUE
+                else:
+                    msg = f"{name} is missing; copy the exact text of topic {f.topic_id!r} here"
+                    target = Target.MISSING
+                add(f.index, Finding("narrative", "error", msg, ptr, target, topic_id=f.topic_id,
+                                     data={"expected": topic.text}))
+
+
+def report_facts(index: int, view) -> ReportFacts:
+    spec = view.spec
+    meta_ptr = view.meta_ptr
+    md = view.meta
+    tid_key = next((k for k in ((spec.topic_id_field,) if spec else ()) + ("topic_id", "narrative_id")
+                    if md.get(k) is not None), spec.topic_id_field if spec else "topic_id")
+    narrative_field = spec.narrative_field if spec else "narrative"
+    facts = ReportFacts(index, view.topic_id, f"{meta_ptr}{pointer_join(tid_key)}", meta_ptr,
+                        md.get(narrative_field), narrative_field in md)
+    if spec is not None:
+        facts.values = {k: md[k] for k in spec.same_on_every_line if k in md}
+    return facts

@@ -1,0 +1,72 @@
+"""Rules on the `references` list: references_present, references_missing,
+references_duplicate, references_undeclared, references_uncited, references_max, and
+docid_pattern for referenced ids. Which apply is the spec's `references_kind`."""
+
+from __future__ import annotations
+
+from citelens.check.finding import Target
+from citelens.check.rules.sentences import _collection, _example
+from citelens.check.view import ReportView
+
+
+def check_references(view: ReportView) -> None:
+    spec = view.spec
+    value = view.value
+    if spec.require_references_key and "references" not in value:
+        view.add("references_missing", "the report has no 'references' key; this track requires "
+                 "one (a list of the cited doc ids, possibly empty)", "references",
+                 target=Target.MISSING)
+    kind = spec.references_kind
+    if kind == "ignore":
+        return
+    raw = value.get("references")
+    refs = raw if isinstance(raw, list) else None
+    cited: dict[str, tuple] = {}  # doc id -> where it is first cited
+    for i in range(len(view.sentences)):
+        for doc, tokens, target in view.cited_ids(i):
+            cited.setdefault(doc, (tokens, target))
+    if kind == "none":
+        if refs:
+            view.add("references_present", "this track uses no references list, but the report has "
+                     "one; remove the 'references' key", "references", target=Target.KEY)
+        return
+    if spec.references_optional and not refs:
+        return
+    if refs is None:
+        if raw is None:  # a non-list value is a schema finding already
+            view.add("references_missing", "this track requires a references list, but the report "
+                     "has none; add \"references\": [the doc ids you cite]", "references",
+                     target=Target.MISSING)
+        return
+    ids = [r for r in refs if isinstance(r, str)]
+    seen: dict[str, int] = {}
+    for j, r in enumerate(refs):
+        if not isinstance(r, str):
+            continue
+        if r in seen:
+            view.add("references_duplicate", f"references[{j}] repeats {r!r} (first at "
+                     f"references[{seen[r]}]); list each document once", "references", j,
+                     first=seen[r])
+        else:
+            seen[r] = j
+        if not spec.docid_ok(r):
+            view.add("docid_pattern", f"reference doc id {r!r} is not a valid document id"
+                     f"{_collection(spec)}: it must match {spec.docid_pattern} as a whole"
+                     f"{_example(spec)}", "references", j)
+    listed = set(ids)
+    undeclared = [d for d in cited if d not in listed]
+    uncited = [j for j, r in enumerate(refs) if isinstance(r, str) and r not in cited
+               and seen.get(r) == j]
+    for doc in undeclared:
+        tokens, target = cited[doc]
+        view.add("references_undeclared", f"{doc!r} is cited but not listed in references; "
+                 "add it to the references list", *tokens, target=target, doc=doc)
+    exact = kind == "cited_only"
+    for j in uncited:
+        view.add("references_uncited", f"references[{j}] {refs[j]!r} is never cited" +
+                 ("; references must list exactly the cited documents" if exact else
+                  "; permitted, but citing or dropping it is preferred"), "references", j)
+    if kind == "retrieval_list" and spec.references_max is not None and len(refs) > spec.references_max:
+        view.add("references_max", f"the references list has {len(refs)} entries; the track allows "
+                 f"at most {spec.references_max}", "references", target=Target.KEY,
+                 limit=spec.references_max)

@@ -1,0 +1,147 @@
+"""Rules on the sentence list: empty_answer, blank_sentence, and the citation rules
+citation_format, citation_count, citation_duplicate, reference_index, citation_score,
+docid_pattern (for cited ids)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from citelens.check.finding import Target
+from citelens.check.view import FAMILY, SHAPE_NAMES, ReportView, blank, is_number
+
+
+def check_empty_answer(view: ReportView) -> bool:
+    """True when the report has sentences to check (empty_answer stops the rest)."""
+    key = view.sentences_ptr[1:]
+    if view.sentences is None:
+        view.add("empty_answer", f"missing {key}: the report has no sentences", key,
+                 target=Target.MISSING)
+        return False
+    if not view.sentences:
+        view.add("empty_answer", f"empty {key} given (no sentences); write at least one sentence", key)
+        return False
+    if all(blank(s.get("text")) if isinstance(s, dict) else True for s in view.sentences):
+        view.add("empty_answer", f"empty {key} given (every sentence's text is blank)", key)
+        return False
+    return True
+
+
+def check_shapes(view: ReportView) -> None:
+    """Citation shapes that no single report type can hold (mixed, or malformed)."""
+    if view.shape is not None:
+        return
+    key = view.sentences_ptr[1:]
+    families = [FAMILY.get(k) for k in view.kinds]
+    main = next((f for f in families if f is not None), None)
+    first_at = families.index(main) if main else None
+    for i, kind in enumerate(view.kinds):
+        s = view.sentences[i]
+        cits = s.get("citations") if isinstance(s, dict) else None
+        if kind == "invalid":
+            view.add("citation_format", f"{key}[{i}].citations must be a list of doc ids, a list of "
+                     "integer indices into references, or an object of doc id -> score; "
+                     f"this one is {_describe(cits)}", *view.sptr(i, "citations"))
+        elif kind == "empty" and main == "ragtime":
+            view.add("citation_format", f"{key}[{i}].citations is [] but this report cites with "
+                     "{doc id: score} objects; write {} (or null) for no citations",
+                     *view.sptr(i, "citations"))
+        elif families[i] is not None and families[i] != main:
+            view.add("citation_format", f"{key}[{i}] cites with {SHAPE_NAMES[families[i]]} while "
+                     f"{key}[{first_at}] uses {SHAPE_NAMES[main]}; use one citation shape per report",
+                     *view.sptr(i, "citations"))
+
+
+def _describe(value: object) -> str:
+    if isinstance(value, list):
+        types = sorted({type(v).__name__ for v in value})
+        return "a list of " + " and ".join({"str": "strings", "int": "integers", "float": "decimals",
+                                              "NoneType": "nulls", "bool": "booleans", "dict": "objects",
+                                              "list": "lists"}.get(t, t) for t in types)
+    return {str: "a string", int: "a number", float: "a number", bool: "a boolean"}.get(type(value), "other")
+
+
+def check_sentences(view: ReportView) -> None:
+    spec = view.spec
+    key = view.sentences_ptr[1:]
+    refs = view.references() or []
+    maxc = spec.max_citations_per_sentence
+    accepted = spec.sentence_type
+    for i, s in enumerate(view.sentences):
+        if not isinstance(s, dict):
+            continue
+        shape = view.sentence_shape(i)
+        if shape is not None and shape not in accepted:
+            view.add("citation_format", f"{key}[{i}] cites with {SHAPE_NAMES[shape]} ({shape}), which "
+                     f"this track does not accept; use " + " or ".join(
+                         f"{SHAPE_NAMES[t]} ({t})" for t in accepted), *view.sptr(i, "citations"))
+            continue
+        if blank(s.get("text")):
+            view.add("blank_sentence", f"{key}[{i}].text is blank; every sentence needs text "
+                     "(drop the sentence or write it)", *view.sptr(i, "text"),
+                     target=Target.VALUE if "text" in s else Target.MISSING)
+        cits = s.get("citations")
+        n = len(cits) if isinstance(cits, (list, dict)) else 0
+        if maxc is not None and n > maxc:
+            view.add("citation_count", f"{key}[{i}] has {n} citations; the track allows at most {maxc} "
+                     "per sentence", *view.sptr(i, "citations"), limit=maxc)
+        if shape == "rag24" and isinstance(cits, list):
+            for j, c in enumerate(cits):
+                if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < len(refs):
+                    what = ("not an integer" if isinstance(c, bool) or not isinstance(c, int)
+                            else "out of range")
+                    view.add("reference_index", f"{key}[{i}] cites reference index {c!r}, {what}: "
+                             f"the references list has {len(refs)} entries, so valid indices are "
+                             + (f"0..{len(refs) - 1}" if refs else "none"),
+                             *view.sptr(i, "citations", j))
+        if spec.docid_regex is not None:
+            for doc, tokens, target in view.cited_ids(i):
+                if not spec.docid_ok(doc):
+                    view.add("docid_pattern", f"cited doc id {doc!r} is not a valid document id"
+                             f"{_collection(spec)}: it must match {spec.docid_pattern} as a whole"
+                             f"{_example(spec)}", *tokens, target=target)
+        if spec.flag_duplicate_citations and shape == "rag24" and isinstance(cits, list):
+            dupes = [c for c, k in Counter(c for c in cits if isinstance(c, int)).items() if k > 1]
+            for c in dupes:
+                j = len(cits) - 1 - cits[::-1].index(c)
+                view.add("citation_duplicate", f"{key}[{i}] cites reference {c} more than once; "
+                         "cite each reference once per sentence", *view.sptr(i, "citations", j))
+
+
+def _collection(spec) -> str:
+    return f" for {spec.collection_ids[0]}" if spec.collection_ids else ""
+
+
+def _example(spec) -> str:
+    return f" (e.g. {spec.docid_example})" if spec.docid_example else ""
+
+
+def check_scores(view: ReportView) -> None:
+    """citation_score: every {doc id: score} value must be a JSON number."""
+    key = view.sentences_ptr[1:]
+    for i, s in enumerate(view.sentences or []):
+        cits = s.get("citations") if isinstance(s, dict) else None
+        if not isinstance(cits, dict) or view.sentence_shape(i) != "ragtime":
+            continue
+        for doc, score in cits.items():
+            if not is_number(score):
+                view.add("citation_score", f"{key}[{i}] cites {doc!r} with score {score!r}; a score "
+                         "must be a JSON number (e.g. 0.5)", *view.sptr(i, "citations", doc))
+
+
+def check_structural(view: ReportView) -> None:
+    """The checks that need no spec (autojudge-base's spec=None mode)."""
+    key = view.sentences_ptr[1:]
+    refs = view.references() or []
+    for i, s in enumerate(view.sentences):
+        if not isinstance(s, dict):
+            continue
+        if blank(s.get("text")):
+            view.add("blank_sentence", f"{key}[{i}].text is blank; every sentence needs text",
+                     *view.sptr(i, "text"), target=Target.VALUE if "text" in s else Target.MISSING)
+        cits = s.get("citations")
+        if view.sentence_shape(i) == "rag24" and isinstance(cits, list):
+            for j, c in enumerate(cits):
+                if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < len(refs):
+                    view.add("reference_index", f"{key}[{i}] cites reference index {c!r}, which is "
+                             f"out of range (the references list has {len(refs)} entries)",
+                             *view.sptr(i, "citations", j))

@@ -1,0 +1,223 @@
+"""A checked file as text plus report items: JSONL lines, array elements, or one object.
+
+Each item knows its span in the file. Its Python value comes from `json.loads` (fast,
+C); the positioned node tree is built only when something needs a position.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from citelens.source.json_nodes import Node
+from citelens.source.json_scan import JsonSyntaxError, ValueProblem, parse
+from citelens.source.line_index import LineIndex
+
+Layout = Literal["jsonl", "array", "object", "empty"]
+
+# numbers json.loads would turn into inf (or refuse): take the slow path for them
+_SUSPICIOUS_NUMBER = re.compile(r"\d[eE]\+?\d{3}|\d{300}")
+_BLANK = re.compile(r"[ \t\n\r]*\Z")
+
+
+@dataclass(slots=True)
+class TextProblem:
+    """Something wrong below the JSON level: undecodable bytes, a NUL."""
+
+    code: str
+    message: str
+    start: int
+    end: int
+
+
+class _Flags:
+    __slots__ = ("dupes", "nonfinite")
+
+    def __init__(self) -> None:
+        self.dupes = self.nonfinite = False
+
+
+@dataclass(slots=True)
+class Item:
+    index: int  # 0-based position of the report in the file
+    start: int  # span of the item's text in the file
+    end: int
+    value: Any = None
+    syntax: JsonSyntaxError | None = None  # offset is absolute
+    problems: list[ValueProblem] = field(default_factory=list)
+    _node: Node | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.syntax is None
+
+    def node(self, text: str) -> Node:
+        if self._node is None:
+            self._node = parse(text, self.start, self.end).node
+        return self._node
+
+
+def decode(data: bytes) -> tuple[str, list[TextProblem]]:
+    """UTF-8 text (BOM dropped); each undecodable byte run becomes U+FFFD plus a problem."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8"), []
+    except UnicodeDecodeError:
+        pass
+    parts: list[str] = []
+    problems: list[TextProblem] = []
+    length, pos = 0, 0
+    while pos < len(data):
+        try:
+            chunk = data[pos:].decode("utf-8")
+            parts.append(chunk)
+            break
+        except UnicodeDecodeError as exc:
+            good = data[pos:pos + exc.start].decode("utf-8")
+            parts.append(good)
+            length += len(good)
+            bad = data[pos + exc.start:pos + exc.end]
+            problems.append(TextProblem(
+                "encoding", f"bytes {bad.hex(' ')} are not valid UTF-8; save the file as UTF-8",
+                length, length + 1))
+            parts.append("\ufffd")
+            length += 1
+            pos += exc.end
+    return "".join(parts), problems
+
+
+def _nul_problems(text: str) -> list[TextProblem]:
+    return [TextProblem("encoding", "NUL byte (U+0000) in the file; report files are plain UTF-8 text",
+                        m.start(), m.start() + 1) for m in re.finditer("\x00", text)]
+
+
+def _fast_item(text: str, index: int, start: int, end: int) -> Item:
+    line = text[start:end]
+    flags = _Flags()
+
+    def pairs(kv: list) -> dict:
+        d = dict(kv)
+        if len(d) != len(kv):
+            flags.dupes = True
+        return d
+
+    def constant(name: str) -> float:
+        flags.nonfinite = True
+        return float(name)
+
+    item = Item(index, start, end)
+    try:
+        item.value = json.loads(line, object_pairs_hook=pairs, parse_constant=constant)
+        if not (flags.dupes or flags.nonfinite or _SUSPICIOUS_NUMBER.search(line)):
+            return item
+    except (ValueError, RecursionError):
+        pass
+    return _slow_item(text, index, start, end)
+
+
+def _slow_item(text: str, index: int, start: int, end: int) -> Item:
+    item = Item(index, start, end)
+    try:
+        parsed = parse(text, start, end)
+    except JsonSyntaxError as exc:
+        item.syntax = exc
+        return item
+    item.value, item.problems, item._node = parsed.value, parsed.problems, parsed.node
+    return item
+
+
+@dataclass
+class SourceFile:
+    text: str
+    line_index: LineIndex
+    layout: Layout
+    items: list[Item]
+    problems: list[TextProblem] = field(default_factory=list)
+    syntax: JsonSyntaxError | None = None  # a syntax error outside any item (array files)
+
+
+def _jsonl_items(text: str, lines: LineIndex) -> list[Item]:
+    items: list[Item] = []
+    for n in range(lines.line_count):
+        start, end = lines.starts[n], lines.line_end(n)
+        if _BLANK.match(text, start, end):
+            continue
+        items.append(_fast_item(text, len(items), start, end))
+    return items
+
+
+_OBJECT_LINE = re.compile(r"^([ \t]*)\{", re.M)
+
+
+def _resync(text: str, broken_at: int) -> int:
+    """Start of the next report after a broken one: the next line opening an object at
+    no deeper indentation than the broken report's own line (-1 if there is none)."""
+    line_start = max(text.rfind("\n", 0, broken_at), text.rfind("\r", 0, broken_at)) + 1
+    indent = broken_at - line_start
+    for m in _OBJECT_LINE.finditer(text, broken_at + 1):
+        if len(m.group(1)) <= indent:
+            return m.end() - 1
+    return -1
+
+
+def _array_items(text: str, open_at: int) -> tuple[list[Item], JsonSyntaxError | None]:
+    """Elements of a top-level array, parsed one by one so one bad element costs only itself."""
+    items: list[Item] = []
+    ws = re.compile(r"[ \t\n\r]*")
+    pos = ws.match(text, open_at + 1).end()
+    if text.startswith("]", pos):
+        tail = ws.match(text, pos + 1).end()
+        return items, (None if tail == len(text) else
+                       JsonSyntaxError("unexpected text after the closing ']'", tail))
+    while True:
+        try:
+            parsed = parse(text, pos, trailing=True)
+        except JsonSyntaxError as exc:
+            item = Item(len(items), pos, max(exc.offset, pos + 1), syntax=exc)
+            items.append(item)
+            pos = _resync(text, pos)
+            if pos < 0:
+                return items, None
+            continue
+        value_end = parsed.node.end
+        items.append(Item(len(items), pos, value_end, parsed.value, None, parsed.problems, parsed.node))
+        pos = parsed.end
+        ch = text[pos:pos + 1]
+        if ch == ",":
+            pos = ws.match(text, pos + 1).end()
+            continue
+        if ch == "]":
+            tail = ws.match(text, pos + 1).end()
+            return items, (None if tail == len(text) else
+                           JsonSyntaxError("unexpected text after the closing ']'", tail))
+        return items, JsonSyntaxError(
+            f"expected ',' or ']' between reports, found {ch!r}" if ch else
+            "the array of reports is not closed (missing ']')", pos)
+
+
+def read_source(text: str, problems: list[TextProblem] | None = None) -> SourceFile:
+    """Split decoded text into report items, choosing the layout from the content."""
+    lines = LineIndex(text)
+    problems = list(problems or []) + _nul_problems(text)
+    first = re.compile(r"[ \t\n\r]*").match(text).end()
+    if first == len(text):
+        return SourceFile(text, lines, "empty", [], problems)
+    if text[first] == "[":
+        items, syntax = _array_items(text, first)
+        return SourceFile(text, lines, "array", items, problems, syntax)
+    if text[first] == "{":
+        line0 = lines.line_of(first)
+        first_line = text[first:lines.line_end(line0)].rstrip()
+        try:
+            json.loads(first_line)
+            single_line = True
+        except (ValueError, RecursionError):
+            single_line = False
+        if not single_line and not first_line.endswith("}"):
+            # a pretty-printed report spread over several lines
+            end = len(text.rstrip(" \t\r\n"))
+            return SourceFile(text, lines, "object", [_slow_item(text, 0, first, end)], problems)
+    return SourceFile(text, lines, "jsonl", _jsonl_items(text, lines), problems)

@@ -1,0 +1,200 @@
+"""A JSON parser that keeps positions and never recurses.
+
+It accepts exactly what `json.loads` accepts (so a line judged valid by the fast path is
+valid here), records duplicate keys and non-portable numbers (NaN, Infinity, overflow)
+instead of failing on them, and reports the first syntax error at its exact offset.
+Nesting depth is bounded by an explicit stack, not by Python's recursion limit.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from json.decoder import JSONDecodeError, scanstring
+
+from citelens.source.json_nodes import Member, Node
+
+MAX_DEPTH = 512  # deeper documents are refused with a finding, not a RecursionError
+
+_WS = re.compile(r"[ \t\n\r]*")
+_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?")
+_CONSTANTS = (("true", True), ("false", False), ("null", None))
+_NONFINITE = (("NaN", math.nan), ("Infinity", math.inf), ("-Infinity", -math.inf))
+
+
+class JsonSyntaxError(ValueError):
+    def __init__(self, message: str, offset: int):
+        super().__init__(message)
+        self.message, self.offset = message, offset
+
+
+@dataclass(slots=True)
+class ValueProblem:
+    """Valid for Python's json module but not portable JSON, or an ambiguous object."""
+
+    kind: str  # "duplicate_key" | "nonfinite" | "overflow"
+    start: int
+    end: int
+    detail: str = ""
+    first_key: tuple[int, int] | None = None  # duplicate_key: the earlier occurrence
+
+
+@dataclass(slots=True)
+class Parsed:
+    node: Node
+    value: object
+    problems: list[ValueProblem] = field(default_factory=list)
+    end: int = 0  # offset just past the value (and trailing whitespace)
+
+
+def _describe(ch: str) -> str:
+    if ch == "":
+        return "end of input"
+    if ord(ch) < 0x20 or ch == "\x7f":
+        return f"control character U+{ord(ch):04X}"
+    return repr(ch)
+
+
+def parse(text: str, start: int = 0, end: int | None = None, *, trailing: bool = False) -> Parsed:
+    """Parse one JSON value in text[start:end] (surrounding whitespace allowed).
+
+    With `trailing`, stop after the value instead of requiring the end of the range
+    (for reading the elements of a top-level array one by one)."""
+    end = len(text) if end is None else end
+    problems: list[ValueProblem] = []
+    s = text[:end] if end < len(text) else text
+    pos = _WS.match(s, start).end()
+
+    # stack entries: [node, python_value, pending_key_or_None, key_span, seen_keys]
+    stack: list[list] = []
+    root: Node | None = None
+    root_value: object = None
+
+    def fail(msg: str, at: int) -> None:
+        raise JsonSyntaxError(msg, at)
+
+    def attach(node: Node, value: object) -> None:
+        nonlocal root, root_value
+        if not stack:
+            root, root_value = node, value
+            return
+        frame = stack[-1]
+        parent = frame[0]
+        if parent.kind == "array":
+            parent.items.append(node)
+            frame[1].append(value)
+        else:
+            key, (ks, ke) = frame[2], frame[3]
+            seen = frame[4]
+            if key in seen:
+                problems.append(ValueProblem("duplicate_key", ks, ke, key, seen[key]))
+            seen[key] = (ks, ke)
+            parent.members.append(Member(key, ks, ke, node))
+            frame[1][key] = value
+            frame[2] = None
+
+    while True:
+        pos = _read_value(s, pos, stack, attach, problems, fail)
+        # after a value: close finished containers, or move on to the next element
+        while True:
+            pos = _WS.match(s, pos).end()
+            if not stack:
+                break
+            frame = stack[-1]
+            closer = "}" if frame[0].kind == "object" else "]"
+            ch = s[pos:pos + 1]
+            if ch == closer:
+                stack.pop()
+                frame[0].end = pos + 1
+                attach(frame[0], frame[1])
+                pos += 1
+                continue
+            if ch != ",":
+                fail(f"expected ',' or '{closer}', found {_describe(ch)}", pos)
+            pos = _WS.match(s, pos + 1).end()
+            if frame[0].kind == "object":
+                pos = _read_key(s, pos, frame, fail)
+            break
+        if not stack:
+            break
+    if pos < end and not trailing:
+        fail(f"unexpected {_describe(s[pos])} after the JSON value", pos)
+    assert root is not None
+    return Parsed(root, root_value, problems, pos)
+
+
+def _read_value(s: str, pos: int, stack: list, attach, problems: list, fail) -> int:
+    """Read one value at pos; containers are opened (and empty ones closed) here."""
+    while True:
+        ch = s[pos:pos + 1]
+        if ch == "{" or ch == "[":
+            if len(stack) >= MAX_DEPTH:
+                fail(f"nesting deeper than {MAX_DEPTH} levels", pos)
+            node = Node("object" if ch == "{" else "array", pos, pos + 1)
+            frame = [node, {} if ch == "{" else [], None, None, {}]
+            stack.append(frame)
+            pos = _WS.match(s, pos + 1).end()
+            if s[pos:pos + 1] == ("}" if ch == "{" else "]"):
+                stack.pop()
+                node.end = pos + 1
+                attach(node, frame[1])
+                return pos + 1
+            if ch == "{":
+                pos = _read_key(s, pos, frame, fail)
+            continue  # read the first element
+        if ch == '"':
+            try:
+                value, after = scanstring(s, pos + 1, True)
+            except JSONDecodeError as exc:
+                fail(_string_problem(s, exc), exc.pos)
+            attach(Node("string", pos, after, value), value)
+            return after
+        m = _NUMBER.match(s, pos)
+        if m:
+            lit = m.group()
+            if m.group(1) or m.group(2):
+                value = float(lit)
+                if math.isinf(value):
+                    problems.append(ValueProblem("overflow", pos, m.end(), lit))
+            else:
+                try:
+                    value = int(lit)
+                except ValueError:  # beyond int()'s digit limit
+                    fail(f"integer with {len(lit)} digits is too large", pos)
+            attach(Node("number", pos, m.end(), value), value)
+            return m.end()
+        for lit, value in _CONSTANTS:
+            if s.startswith(lit, pos):
+                attach(Node(lit, pos, pos + len(lit), value), value)
+                return pos + len(lit)
+        for lit, value in _NONFINITE:
+            if s.startswith(lit, pos):
+                problems.append(ValueProblem("nonfinite", pos, pos + len(lit), lit))
+                attach(Node("number", pos, pos + len(lit), value), value)
+                return pos + len(lit)
+        fail(f"expected a JSON value, found {_describe(ch)}", pos)
+
+
+def _read_key(s: str, pos: int, frame: list, fail) -> int:
+    if s[pos:pos + 1] != '"':
+        fail(f"expected a quoted key, found {_describe(s[pos:pos + 1])}", pos)
+    try:
+        key, after = scanstring(s, pos + 1, True)
+    except JSONDecodeError as exc:
+        fail(_string_problem(s, exc), exc.pos)
+    frame[2], frame[3] = key, (pos, after)
+    colon = _WS.match(s, after).end()
+    if s[colon:colon + 1] != ":":
+        fail(f"expected ':' after the key, found {_describe(s[colon:colon + 1])}", colon)
+    return _WS.match(s, colon + 1).end()
+
+
+def _string_problem(s: str, exc: JSONDecodeError) -> str:
+    ch = s[exc.pos:exc.pos + 1]
+    if exc.msg.startswith("Invalid control character"):
+        return (f"raw {_describe(ch)} inside a string; write it escaped "
+                f"(\\u{ord(ch):04x})" if ch else "unterminated string")
+    if exc.msg.startswith("Unterminated string"):
+        return "unterminated string (no closing quote on this line)"
+    return exc.msg[0].lower() + exc.msg[1:]
