@@ -1,13 +1,14 @@
 """`Report.verify` / `check` / `check_findings`: a typed report against a track spec.
 
-The rules live in one place, the engine `citelens.check` (used on the report's wire
-value). Until that engine offers `check_report`, the model-level rules in
-`citelens.models.spec_rules` answer instead; they follow the reference library's
-categories and messages.
+The rules live in one place, the engine `citelens.check`, which checks the report's
+wire value. Without a spec (shape-only checks), or where the engine is not importable,
+the model-level rules in `citelens.models.spec_rules` answer; they follow the reference
+library's categories and messages.
 """
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -49,6 +50,20 @@ def report_value(report: "Report", spec: "TrackSpec", use_answer: bool = False) 
     return value
 
 
+def topic_info(request: Any, spec: "TrackSpec") -> Any:
+    """The engine's view of a request: its id and the length limit the spec reads from it.
+
+    The topic text is left out: like the reference, model-level checking does not compare
+    the narrative (that needs the topics file and is a file-level check).
+    """
+    if request is None:
+        return None
+    field = spec.length_limit_request_field or "limit"
+    ident = getattr(request, "request_id", None) or getattr(request, "id", None)
+    return SimpleNamespace(id=None if ident is None else str(ident), text=None,
+                           limit=getattr(request, field, None))
+
+
 def _engine() -> Any:
     try:
         from citelens.check import check_report  # type: ignore[attr-defined]
@@ -66,7 +81,7 @@ def findings(report: "Report", spec: "TrackSpec | str | None", *, request: Any =
         from citelens.models.spec_rules import spec_findings
 
         return spec_findings(report, resolved, request=request, use_answer=use_answer)
-    found = engine(report_value(report, resolved, use_answer), resolved, request=request)
+    found = engine(report_value(report, resolved, use_answer), resolved, topic_info(request, resolved))
     errors = [f.message for f in found if f.severity == "error"]
     warnings = [f.message for f in found if f.severity != "error"]
     return errors, warnings
