@@ -1,0 +1,55 @@
+"""Citation evidence: which words of a cited source support an answer sentence.
+
+A compatible implementation of the Cite-Right alignment (Smith-Waterman over word
+tokens) in Python + numpy. Importing this package is cheap: the engine, numpy and
+the pydantic models load on first use of a name below.
+
+    from citelens.align import align_citations, SourceDocument
+    results = align_citations(answer, [SourceDocument(id="d1", text=doc)])
+"""
+
+from __future__ import annotations
+
+import importlib
+
+_EXPORTS = {
+    "align_citations": "citations",
+    "PreparedCitationCorpus": "citations",
+    "CitationConfig": "config",
+    "CitationWeights": "config",
+    "SourceDocument": "models",
+    "SourceChunk": "models",
+    "AnswerSpan": "models",
+    "Citation": "models",
+    "EvidenceSpan": "models",
+    "Alignment": "models",
+    "SpanCitations": "models",
+    "RetrievalSupport": "models",
+    "AlignmentMetrics": "models",
+    "HallucinationConfig": "hallucination",
+    "HallucinationMetrics": "hallucination",
+    "SpanConfidence": "hallucination",
+    "compute_hallucination_metrics": "hallucination",
+    "is_grounded": "hallucination",
+    "is_hallucinated": "hallucination",
+    "SmithWatermanAligner": "smith_waterman",
+    "Tokenizer": "tokenizer",
+    "SimpleSegmenter": "segmenter",
+    "SimpleAnswerSegmenter": "segmenter",
+    "OffsetMap": "offsets",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'citelens.align' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"citelens.align.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__

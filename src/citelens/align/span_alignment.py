@@ -1,0 +1,247 @@
+"""Citations for one answer span: select passages, align the ones that can matter, rank.
+
+The reference aligns every selected passage (up to 400). The result only depends on
+the best few citations (``top_k``, per-source caps) and the best few support entries,
+so passages are aligned best-bound-first in batches and the rest are skipped once no
+remaining passage can enter either list. The bound of a passage's score uses the
+shared-token count (matches can never exceed it) and its exact lexical score; a
+passage sharing no content word can never become a citation, and one with enough
+content words always does (default gate), so most passages are classified before
+any alignment. The output is the same as aligning everything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from citelens.align.config import CitationConfig
+from citelens.align.corpus import PreparedCorpus
+from citelens.align.evidence import contains_all, evidence_spans, make_citation, make_support, passes_gate, score_hit
+from citelens.align.lexical import content_coverage, match_passages, top_lexical
+from citelens.align.smith_waterman import Hit, SmithWatermanAligner, align_many
+from citelens.align.status import citation_key, evidence_key, rank_citations, rank_support, span_status, support_key
+from citelens.align.structured import split_range_dashes
+
+_EPS = 1e-9
+_SUPPORT, _UNKNOWN, _CITATION = 0, 1, 2
+
+
+@dataclass(slots=True)
+class SpanContext:
+    """What the per-span search needs besides the span: corpus, settings, components."""
+
+    corpus: PreparedCorpus
+    cfg: CitationConfig
+    tokenizer: object
+    aligner: object | None = None  # a custom aligner object, or None for ours
+    embedding_index: object | None = None
+    stop_ids: frozenset[int] = frozenset()
+    has_vocab: bool = True
+    alignments: int = 0
+    timings: dict = field(default_factory=lambda: {"align_ms": 0.0})
+
+
+@dataclass(slots=True)
+class _Outcome:
+    citations: list
+    support: list
+
+
+def _hits(ctx: SpanContext, answer_ids: list[int], passages: list[int], gap: int | None = None) -> list[Hit]:
+    corpus, cfg = ctx.corpus, ctx.cfg
+    targets = [corpus.passage_tokens(p) for p in passages]
+    ctx.alignments += len(passages)
+    if ctx.aligner is None or gap is not None:
+        return align_many(
+            answer_ids, targets, cfg.match_score, cfg.mismatch_score,
+            cfg.gap_score if gap is None else gap, with_blocks=cfg.multi_span_evidence,
+        )
+    if isinstance(ctx.aligner, SmithWatermanAligner):
+        return ctx.aligner.hits(answer_ids, targets)
+    batch = getattr(ctx.aligner, "align_batch", None)
+    lists = [t.tolist() for t in targets]
+    raw = batch(answer_ids, lists) if batch is not None else [ctx.aligner.align(answer_ids, t) for t in lists]
+    return [
+        Hit(a.score, a.token_start, a.token_end, getattr(a, "query_start", 0), getattr(a, "query_end", 0),
+            getattr(a, "matches", 0), [tuple(b) for b in getattr(a, "match_blocks", [])])
+        for a in raw
+    ]
+
+
+def _trusted(ctx: SpanContext) -> bool:
+    return ctx.aligner is None or type(ctx.aligner) is SmithWatermanAligner
+
+
+def _evaluate(ctx, p, hit, answer_ids, lexical, embedding, coverage, out: _Outcome) -> bool:
+    """Turn one alignment into a citation (True) or a support entry (False)."""
+    cfg, corpus = ctx.cfg, ctx.corpus
+    scored = score_hit(hit, len(answer_ids), lexical, embedding, cfg)
+    ok = passes_gate(hit, scored, coverage, cfg)
+    if ok and cfg.require_all_answer_tokens_in_evidence and not (_trusted(ctx) and hit.matches == len(answer_ids)):
+        ok = contains_all(answer_ids, corpus.passage_tokens(p)[hit.token_start : hit.token_end].tolist())
+    spans = evidence_spans(corpus, p, hit, cfg) if ok else None
+    if spans is not None and scored.score >= cfg.min_final_score:
+        out.citations.append(make_citation(corpus, p, hit, scored, spans, lexical, embedding))
+        return True
+    if lexical <= 0.0 and embedding < cfg.min_embedding_similarity:
+        return False
+    out.support.append(make_support(corpus, p, scored.score, lexical, embedding))
+    return False
+
+
+def _can_skip(cfg: CitationConfig, ctx: SpanContext) -> bool:
+    w = cfg.weights
+    return (
+        _trusted(ctx)
+        and ctx.embedding_index is None
+        and ctx.has_vocab
+        and cfg.match_score > 0 and cfg.mismatch_score <= 0 and cfg.gap_score <= 0
+        and min(w.alignment, w.answer_coverage, w.evidence_coverage, w.lexical, w.embedding) >= 0
+    )
+
+
+def _thresholds(out: _Outcome, cfg: CitationConfig, n_sources: int, code_of) -> tuple[float, np.ndarray, float]:
+    """Scores a passage must reach to still matter: to enter the full citation list, to
+    pass a source that already has its citations, to enter the full support list."""
+    full = -np.inf
+    caps = np.full(n_sources, -np.inf)
+    if cfg.top_k <= 0 or cfg.max_citations_per_source <= 0:
+        full = np.inf
+    else:
+        used: dict[str, int] = {}
+        seen: set = set()
+        taken = 0
+        for c in sorted(out.citations, key=lambda c: citation_key(c, cfg.prefer_source_order)):
+            key = evidence_key(c)
+            if key in seen:
+                continue
+            seen.add(key)
+            n = used.get(c.source_id, 0)
+            if n >= cfg.max_citations_per_source:
+                continue
+            used[c.source_id] = n + 1
+            if n + 1 == cfg.max_citations_per_source:
+                for code in code_of[c.source_id]:
+                    caps[code] = c.score
+            taken += 1
+            if taken == cfg.top_k:
+                full = c.score
+                break
+    support_full = -np.inf
+    if cfg.max_retrieval_support <= 0:
+        support_full = np.inf
+    elif len(out.support) >= cfg.max_retrieval_support:
+        support_full = sorted(out.support, key=support_key)[cfg.max_retrieval_support - 1].retrieval_score
+    return full, caps, support_full
+
+
+def search_span(ctx: SpanContext, text: str, answer_ids: list[int], query_vector=None):
+    """(ranked citations, ranked support, status) for one answer span."""
+    cfg, corpus = ctx.cfg, ctx.corpus
+    out = _Outcome([], [])
+    if answer_ids and corpus.num_passages:
+        lex = match_passages(corpus, answer_ids, ctx.stop_ids, ctx.has_vocab)
+        selected = [(int(p), 0.0, float(lex.score[p])) for p in top_lexical(corpus, lex.score, cfg.max_candidates_lexical)]
+        if ctx.embedding_index is not None and query_vector is not None and cfg.max_candidates_embedding > 0:
+            chosen = {p: (e, s) for p, e, s in selected}
+            for p, sim in ctx.embedding_index.top_k(query_vector, cfg.max_candidates_embedding):
+                chosen[p] = (sim, chosen.get(p, (0.0, 0.0))[1])
+            selected = [(p, e, s) for p, (e, s) in chosen.items()]
+            src = corpus.passage_source_index
+            selected.sort(key=lambda x: (-max(x[1], x[2]), int(src[x[0]]), x[0]))
+        if cfg.max_candidates_total > 0:
+            selected = selected[: cfg.max_candidates_total]
+        if selected:
+            _align_selected(ctx, text, answer_ids, selected, lex, out)
+    citations = rank_citations(out.citations, cfg)
+    passage = corpus.passage_text(citations[0].candidate_index) if citations else ""
+    status = span_status(citations, cfg, text, passage)
+    return citations, rank_support(out.support, cfg), status
+
+
+def _align_selected(ctx, text, answer_ids, selected, lex, out: _Outcome) -> None:
+    cfg, corpus = ctx.cfg, ctx.corpus
+    m = len(answer_ids)
+    ps = np.asarray([p for p, _, _ in selected], dtype=np.int64)
+    emb = np.asarray([e for _, e, _ in selected])
+    lexical = np.asarray([s for _, _, s in selected])
+    coverage = lex.content_coverage[ps]
+    structured = any(corpus.structured[corpus.passage_source[p]] for p in ps.tolist())
+
+    if structured or not _can_skip(cfg, ctx):
+        todo = list(range(len(ps)))
+        hits = _hits(ctx, answer_ids, ps.tolist())
+        cited = set()
+        for k, hit in zip(todo, hits):
+            if _evaluate(ctx, int(ps[k]), hit, answer_ids, lexical[k], emb[k], coverage[k], out):
+                cited.add(int(ps[k]))
+        if structured:
+            _retry_structured(ctx, text, ps, emb, lexical, cited, out)
+        return
+
+    w = cfg.weights
+    shared = lex.shared[ps]
+    bound = (w.alignment + w.answer_coverage) * shared / m + w.evidence_coverage + w.lexical * lexical + _EPS
+    floor = cfg.min_answer_coverage
+    certain = (
+        cfg.min_alignment_score <= cfg.match_score
+        and not cfg.require_all_answer_tokens_in_evidence
+        and cfg.min_final_score <= 0.0
+    )
+    klass = np.full(len(ps), _UNKNOWN, dtype=np.int8)
+    klass[(coverage <= 0.0) | ((coverage < floor) & (shared / m < floor))] = _SUPPORT
+    if certain:
+        klass[(coverage > 0.0) & (coverage >= floor)] = _CITATION
+
+    sources = corpus.sources
+    codes: dict[str, list[int]] = {}
+    for i, s in enumerate(sources):
+        codes.setdefault(s.source_id, []).append(i)
+    source_code = corpus.passage_source[ps]
+
+    order = np.argsort(-bound, kind="stable")
+    remaining = order
+    batch = 8
+    while remaining.size:
+        full, caps, support_full = _thresholds(out, cfg, len(sources), codes)
+        b = bound[remaining]
+        k = klass[remaining]
+        may_cite = (k != _SUPPORT) & (b >= full) & (b >= caps[source_code[remaining]])
+        may_support = (k != _CITATION) & (b >= support_full)
+        remaining = remaining[may_cite | may_support]
+        if not remaining.size:
+            break
+        now, remaining = remaining[:batch], remaining[batch:]
+        batch *= 4
+        hits = _hits(ctx, answer_ids, ps[now].tolist())
+        for k_, hit in zip(now.tolist(), hits):
+            _evaluate(ctx, int(ps[k_]), hit, answer_ids, lexical[k_], emb[k_], coverage[k_], out)
+
+
+def _retry_structured(ctx, text, ps, emb, lexical, cited, out: _Outcome) -> None:
+    """Gap-free re-alignment of uncited passages of field:value sources."""
+    cfg, corpus = ctx.cfg, ctx.corpus
+    if not isinstance(cfg.gap_score, int) or cfg.gap_score >= 0:
+        return
+    answer_ids = ctx.tokenizer.tokenize(split_range_dashes(text)).token_ids
+    if not answer_ids:
+        return
+    picks = [
+        k for k, p in enumerate(ps.tolist())
+        if p not in cited and corpus.structured[corpus.passage_source[p]] and corpus.passage_hi[p] > corpus.passage_lo[p]
+    ]
+    if not picks:
+        return
+    hits = _hits(ctx, answer_ids, [int(ps[k]) for k in picks], gap=0)
+    newly = set()
+    for k, hit in zip(picks, hits):
+        p = int(ps[k])
+        coverage = content_coverage(answer_ids, corpus.passage_tokens(p).tolist(), ctx.stop_ids) if ctx.has_vocab else 0.0
+        trial = _Outcome([], [])
+        if _evaluate(ctx, p, hit, answer_ids, lexical[k], emb[k], coverage, trial):
+            out.citations.extend(trial.citations)
+            newly.add(p)
+    if newly:
+        out.support[:] = [s for s in out.support if s.candidate_index not in newly]

@@ -1,0 +1,61 @@
+"""Ranking and limits of a span's citations and support, and the span's status."""
+
+from __future__ import annotations
+
+from citelens.align.config import CitationConfig
+from citelens.align.contradiction import contradicts
+
+
+def citation_key(c, prefer_source_order: bool) -> tuple:
+    length = c.char_end - c.char_start
+    if prefer_source_order:
+        return (-c.score, c.source_index, c.char_start, -length, c.candidate_index)
+    return (-c.score, c.char_start, -length, c.source_index, c.candidate_index)
+
+
+def evidence_key(c) -> tuple:
+    spans = tuple((s.char_start, s.char_end) for s in c.evidence_spans) or ((c.char_start, c.char_end),)
+    return (c.source_id, spans)
+
+
+def rank_citations(citations: list, cfg: CitationConfig) -> list:
+    """Best first; duplicates dropped; at most ``max_citations_per_source`` each; ``top_k`` in all."""
+    ordered = sorted(citations, key=lambda c: citation_key(c, cfg.prefer_source_order))
+    seen: set = set()
+    per_source: dict[str, int] = {}
+    out: list = []
+    for c in ordered:
+        key = evidence_key(c)
+        if key in seen:
+            continue
+        seen.add(key)
+        used = per_source.get(c.source_id, 0)
+        if used >= cfg.max_citations_per_source:
+            continue
+        per_source[c.source_id] = used + 1
+        out.append(c)
+        if len(out) >= cfg.top_k:
+            break
+    return out
+
+
+def support_key(s) -> tuple:
+    return (-s.retrieval_score, s.source_index, s.passage_char_start, s.candidate_index)
+
+
+def rank_support(support: list, cfg: CitationConfig) -> list:
+    if cfg.max_retrieval_support <= 0:
+        return []
+    return sorted(support, key=support_key)[: cfg.max_retrieval_support]
+
+
+def span_status(citations: list, cfg: CitationConfig, answer_text: str, best_passage_text: str) -> str:
+    """unsupported without citations; partial if the best passage contradicts; else by coverage."""
+    if not citations:
+        return "unsupported"
+    best = citations[0]
+    if contradicts(answer_text, best_passage_text or best.evidence):
+        return "partial"
+    if float(best.components.get("answer_coverage", 0.0)) >= cfg.supported_answer_coverage:
+        return "supported"
+    return "partial"
