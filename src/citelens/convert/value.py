@@ -218,5 +218,6 @@ class _Notes:
         src_set = set(src_list)
         added = [r for r in out_refs or [] if r not in src_set]
         if added:
-            self.add("references_added", pointer("references"), f"{len(added)} cited doc id(s) added to references",
+            where = pointer("references") if "references" in self.value else ""  # no list yet: the whole value
+            self.add("references_added", where, f"{len(added)} cited doc id(s) added to references",
                      ids=added)
