@@ -217,3 +217,28 @@ def test_verify_ragtime_on_a_neuclir_report_does_not_crash() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert Report.model_validate(value).verify_ragtime() is True
+
+
+def test_ragtime_length_limit_comes_from_the_request() -> None:
+    """Length is a smell for RAGTIME: a tight request limit adds a warning in both libraries."""
+    from citelens.models import Request
+
+    ours, theirs = _pair(json.loads(reference_sample("T1_run_1.head3.jsonl")))
+    for spec in ("ragtime25", "ragtime26"):
+        loose_ours = ours.check_findings(spec, request=Request(request_id="2000", title="t", limit=10**6))
+        tight_ours = ours.check_findings(spec, request=Request(request_id="2000", title="t", limit=10))
+        ref_request = reference().request.Request
+        loose_ref = theirs.check_findings(spec, request=ref_request(request_id="2000", title="t", limit=10**6))
+        tight_ref = theirs.check_findings(spec, request=ref_request(request_id="2000", title="t", limit=10))
+        assert (len(tight_ours[1]) - len(loose_ours[1])) == (len(tight_ref[1]) - len(loose_ref[1])) == 1
+        assert tight_ours[0] == loose_ours[0] and ours.verify(spec, request=Request(request_id="2000", title="t",
+                                                                                      limit=10))
+
+
+def test_after_switching_to_answer_the_text_is_read_from_answer() -> None:
+    """Deviation: the reference raises TypeError here (it only reads `responses`)."""
+    report = Report.model_validate({"metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"},
+                                    "responses": [{"text": "a", "citations": ["d"]}, {"text": "b"}]})
+    report.switch_responses_to_answer()
+    assert report.responses is None and report.get_text() == "a b"
+    assert [s.citations for s in report.get_sentences_with_citations()] == [["d"], []]

@@ -12,20 +12,15 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from citelens.convert.convert import citation_limit, convert, resolve
-from citelens.convert.flat import flat_to_nested, structural_keys
-from citelens.convert.losses import LossNote, pointer
-from citelens.convert.ranking import resolve_positions
+from citelens.convert.convert import convert, resolve
+from citelens.convert.flat import flat_to_nested
+from citelens.convert.loss_scan import LossScan
+from citelens.convert.losses import LossNote
 from citelens.convert.wire import submission_dict
 from citelens.models.report import Report
-from citelens.models.sentences import tag_of_sentence
 
 if TYPE_CHECKING:
     from citelens.specs import TrackSpec
-
-_TOPIC_ALIASES = ("topic_id", "narrative_id", "request_id")
-_SENTENCE_KEYS = ("responses", "answer")
-
 
 class ConversionError(ValueError):
     """The value is not a report the models can load, so it cannot be converted."""
@@ -38,8 +33,9 @@ def _is_flat(spec: "TrackSpec | None") -> bool:
 def _nested(value: Mapping[str, Any], spec_from: "TrackSpec | None",
             defaults: Mapping[str, Any] | None) -> dict[str, Any]:
     nested = flat_to_nested(dict(value), spec_from) if _is_flat(spec_from) else dict(value)  # type: ignore[arg-type]
-    metadata = dict(nested.get("metadata") or {}) if isinstance(nested.get("metadata"), dict) else nested.get("metadata")
+    metadata = nested.get("metadata")
     if isinstance(metadata, dict):
+        metadata = dict(metadata)
         for key, item in (defaults or {}).items():
             if metadata.get(key) is None:
                 metadata[key] = item
@@ -76,148 +72,4 @@ def convert_value(value: Mapping[str, Any], spec_from: "TrackSpec | str | None",
     target = resolve(spec_to)
     report = report_from_value(value, source_spec, defaults=defaults)
     out = submission_dict(convert(report, target), target)
-    notes = _Notes(value, source_spec, target, report, out, defaults or {})
-    return out, notes.collect()
-
-
-class _Notes:
-    """Compares a source value with its converted value and names each difference."""
-
-    def __init__(self, value: Mapping[str, Any], source: "TrackSpec | None", target: "TrackSpec",
-                 report: Report, out: dict[str, Any], defaults: Mapping[str, Any]) -> None:
-        self.value, self.source, self.target, self.report, self.out = value, source, target, report, out
-        self.defaults = defaults
-        self.flat_in, self.flat_out = _is_flat(source), _is_flat(target)
-        self.notes: list[LossNote] = []
-        if self.flat_in:
-            self.sentence_key = source.sentences_key  # type: ignore[union-attr]
-        else:
-            self.sentence_key = "responses" if value.get("responses") is not None else "answer"
-
-    def add(self, code: str, where: str, message: str, **data: Any) -> None:
-        self.notes.append(LossNote(code, where, message, data))
-
-    def collect(self) -> list[LossNote]:
-        self._top_level()
-        self._metadata()
-        self._sentences()
-        self._references()
-        return self.notes
-
-    def _md_pointer(self, key: str) -> str:
-        return pointer(key) if self.flat_in else pointer("metadata", key)
-
-    def _out_metadata(self) -> dict[str, Any]:
-        if not self.flat_out:
-            return self.out.get("metadata") or {}
-        skip = structural_keys(self.target)
-        return {k: v for k, v in self.out.items() if k not in skip}
-
-    def _top_level(self) -> None:
-        if self.flat_in:
-            length_key = self.source.response_length_field  # type: ignore[union-attr]
-            if length_key and length_key in self.value:
-                declared = self.value[length_key]
-                if not self.flat_out or self.target.response_length_field is None:
-                    self.add("field_dropped", pointer(length_key),
-                             f"{length_key} is not part of {self.target.track} (it is derived from the text)")
-                elif self.out.get(self.target.response_length_field) != declared:
-                    self.add("response_length_recomputed", pointer(length_key),
-                             f"{length_key} {declared!r} replaced by the computed word count "
-                             f"{self.out.get(self.target.response_length_field)}")
-            return
-        kept = {"metadata", "references", self.sentence_key}
-        for key, item in self.value.items():
-            if key in kept or item is None:
-                continue
-            if key in _SENTENCE_KEYS and item == self.value.get(self.sentence_key):
-                continue  # the same sentences under both names
-            self.add("field_dropped", pointer(key), f"top-level key {key!r} is not carried over")
-
-    def _metadata(self) -> None:
-        raw = self.value if self.flat_in else self.value.get("metadata")
-        if not isinstance(raw, Mapping):
-            return
-        skip = structural_keys(self.source) if self.flat_in else set()  # type: ignore[arg-type]
-        narrative_in = self.source.narrative_field if self.flat_in else "narrative"  # type: ignore[union-attr]
-        narrative_out = self.target.narrative_field if self.flat_out else "narrative"
-        out_md = self._out_metadata()
-        for key, item in raw.items():
-            if key in skip or item is None:
-                continue
-            if key in _TOPIC_ALIASES or (self.flat_in and key == self.source.topic_id_field):  # type: ignore[union-attr]
-                name = self.target.topic_id_field
-            elif key == narrative_in:
-                name = narrative_out
-            else:
-                name = key
-            if name not in out_md:
-                self.add("metadata_dropped", self._md_pointer(key),
-                         f"metadata key {key!r} is not kept: {self.target.track} does not list it", key=key)
-            elif isinstance(item, int) and not isinstance(item, bool) and isinstance(out_md[name], str):
-                self.add("id_stringified", self._md_pointer(key), f"{key} {item} is written as the string "
-                         f"{out_md[name]!r}")
-        for key in self.target.mandatory_metadata:
-            if key in out_md and (out_md[key] is None or out_md[key] == ""):
-                self.add("metadata_unfilled", "" if self.flat_in else pointer("metadata"),
-                         f"{self.target.track} requires metadata key {key!r}, which the source does not have",
-                         key=key)
-
-    def _sentences(self) -> None:
-        raw_sentences = self.value.get(self.sentence_key)
-        if not isinstance(raw_sentences, list):
-            return
-        refs = self.report.references or []
-        tag_out = self.target.emit_sentence_type
-        limit = citation_limit(self.target)
-        for i, (raw, typed) in enumerate(zip(raw_sentences, self.report.responses or [])):
-            where = pointer(self.sentence_key, i)
-            if isinstance(raw, Mapping):
-                extra = sorted(k for k, v in raw.items() if k not in ("text", "citations") and v is not None)
-                if extra:
-                    self.add("sentence_field_dropped", where, f"sentence keys {extra} are not carried over",
-                             keys=extra)
-            cites, tag = typed.citations, tag_of_sentence(typed)
-            if not cites:
-                continue
-            where = pointer(self.sentence_key, i, "citations")
-            if tag == "ragtime" and tag_out != "ragtime":
-                self.add("confidence_dropped", where, f"{tag_out} citations have no confidences; "
-                         f"only their order is kept")
-            if tag != "ragtime" and tag_out == "ragtime":
-                self.add("confidence_invented", where, "confidences 1/rank stand in for the citation order")
-            if tag == "rag24":
-                bad = [c for c in cites if not 0 <= c < len(refs)]
-                if bad:
-                    self.add("citation_out_of_range", where, f"positions {bad} are outside references "
-                             f"({len(refs)} entries) and are dropped", positions=bad)
-                ids = resolve_positions(cites, refs)
-            else:
-                ids = list(cites)
-            unique = list(dict.fromkeys(ids))
-            if len(unique) < len(ids):
-                self.add("citation_duplicate_merged", where, "a doc id cited more than once is kept once")
-            if limit is not None and len(unique) > limit:
-                ordered = [d for d, _ in sorted(self.report.get_sentences_with_citation_confidences()[i]
-                                                .citations.items(), key=lambda p: p[1], reverse=True)]
-                self.add("citations_truncated", where, f"{len(unique)} citations, {self.target.track} keeps "
-                         f"the top {limit}", dropped=ordered[limit:])
-
-    def _references(self) -> None:
-        src = self.value.get("references")
-        src_list = [r for r in src if isinstance(r, str)] if isinstance(src, list) else []
-        out_refs = self.out.get("references")
-        out_set = set(out_refs or [])
-        if len(set(src_list)) < len(src_list):
-            self.add("references_duplicate_merged", pointer("references"), "repeated reference ids are kept once")
-        dropped = [r for r in dict.fromkeys(src_list) if r not in out_set]
-        if dropped:
-            why = "has no references" if self.target.references_kind == "none" else "keeps only cited documents"
-            self.add("references_dropped", pointer("references"), f"{len(dropped)} reference(s) dropped: "
-                     f"{self.target.track} {why}", ids=dropped)
-        src_set = set(src_list)
-        added = [r for r in out_refs or [] if r not in src_set]
-        if added:
-            where = pointer("references") if "references" in self.value else ""  # no list yet: the whole value
-            self.add("references_added", where, f"{len(added)} cited doc id(s) added to references",
-                     ids=added)
+    return out, LossScan(value, source_spec, target, report, out).notes()

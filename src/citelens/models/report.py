@@ -58,11 +58,17 @@ class Report(BaseModel):
         if self.answer is None:
             self.answer = self.responses
 
+    def _sentences(self) -> List[ReportSentence]:
+        """The sentence list; after `switch_responses_to_answer` it lives under `answer`."""
+        if self.responses is not None:
+            return self.responses
+        return self.answer or []
+
     # --- text -------------------------------------------------------------------------
 
     def get_report_text(self) -> str:
         """The sentence texts joined by single spaces."""
-        return " ".join(s.text for s in self.responses or [])
+        return " ".join(s.text for s in self._sentences())
 
     def get_text(self) -> str:
         return self.get_report_text()
@@ -72,19 +78,19 @@ class Report(BaseModel):
         return paragraphs(self.get_text())
 
     def get_sentences(self) -> List[str]:
-        return [s.text for s in self.responses or []]
+        return [s.text for s in self._sentences()]
 
     # --- citations ----------------------------------------------------------------------
 
     def get_sentences_with_citations(self) -> List[NeuclirReportSentence]:
         """Every sentence with its citations as doc ids in priority order (report unchanged)."""
         refs = self.references or []
-        return [as_ordered_ids(s, refs) for s in self.responses or []]
+        return [as_ordered_ids(s, refs) for s in self._sentences()]
 
     def get_sentences_with_citation_confidences(self) -> List[RagtimeReportSentence]:
         """Every sentence with `{doc_id: confidence}` citations; order-only shapes get 1/rank."""
         refs = self.references or []
-        return [as_confidences(s, refs) for s in self.responses or []]
+        return [as_confidences(s, refs) for s in self._sentences()]
 
     def autofill_references(self) -> None:
         """Set `references` to the doc ids cited by ragtime and neuclir sentences.
@@ -94,7 +100,7 @@ class Report(BaseModel):
         need re-pointing.
         """
         cited: dict[str, None] = {}
-        for s in self.responses or []:
+        for s in self._sentences():
             if isinstance(s, (RagtimeReportSentence, NeuclirReportSentence)):
                 cited.update(dict.fromkeys(s.citations or []))
         self.references = list(cited)

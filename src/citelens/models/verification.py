@@ -38,15 +38,29 @@ def report_value(report: "Report", spec: "TrackSpec", use_answer: bool = False) 
     metadata = {k: v for k, v in report.metadata.model_dump(mode="json", exclude_none=True).items()
                 if k not in aliases}
     sentences = report.answer if use_answer else report.responses
-    value: dict[str, Any] = {}
+    dumped = None if sentences is None else [s.model_dump(mode="json", exclude_none=True) for s in sentences]
     if spec.layout == "flat":
-        value.update(metadata)
-    else:
-        value["metadata"] = metadata
+        return _flat_value(metadata, report.references, dumped, spec)
+    value: dict[str, Any] = {"metadata": metadata}
     if report.references is not None:
         value["references"] = list(report.references)
+    if dumped is not None:
+        value[spec.sentences_key] = dumped
+    return value
+
+
+def _flat_value(metadata: dict[str, Any], references: list[str] | None, sentences: list[dict[str, Any]] | None,
+                spec: "TrackSpec") -> dict[str, Any]:
+    """The flat layout: metadata keys on top, the narrative under the spec's name, the length computed."""
+    from citelens.convert.flat import word_count
+
+    value = {(spec.narrative_field if k == "narrative" else k): v for k, v in metadata.items()}
+    if references is not None:
+        value["references"] = list(references)
+    if spec.response_length_field and sentences is not None:
+        value[spec.response_length_field] = word_count(s.get("text", "") for s in sentences)
     if sentences is not None:
-        value[spec.sentences_key] = [s.model_dump(mode="json", exclude_none=True) for s in sentences]
+        value[spec.sentences_key] = sentences
     return value
 
 
