@@ -241,4 +241,4 @@ def test_after_switching_to_answer_the_text_is_read_from_answer() -> None:
                                     "responses": [{"text": "a", "citations": ["d"]}, {"text": "b"}]})
     report.switch_responses_to_answer()
     assert report.responses is None and report.get_text() == "a b"
-    assert [s.citations for s in report.get_sentences_with_citations()] == [["d"], []]
+    assert [s.citations for s in report.get_sentences_with_citations()] == [["d"], None]
