@@ -101,8 +101,8 @@ class Checker:
 
     def __init__(self, spec: TrackSpec | None = None, topics: Mapping[str, TopicInfo] | None = None,
                  *, strict: bool = False, overrides: Mapping[str, str] | None = None,
-                 cache_size: int = 20000):
-        self.spec, self.topics = spec, topics
+                 fixes: bool = False, cache_size: int = 20000):
+        self.spec, self.topics, self.fixes = spec, topics, fixes
         self.policy = Policy(spec, strict, dict(overrides or {}))
         self._cache: OrderedDict[str, _ItemOutcome] = OrderedDict()
         self._cache_size = cache_size
@@ -128,7 +128,7 @@ class Checker:
         facts: list[ReportFacts] = []
         for item in source.items:
             outcome = self._item(text, item)
-            findings.extend(f.with_span(f.start + item.start, f.end + item.start) for f in outcome.findings)
+            findings.extend(_moved(f, item.start) for f in outcome.findings)
             if outcome.facts is not None:
                 facts.append(replace(outcome.facts, index=item.index))
         by_index = {item.index: item for item in source.items}
@@ -138,7 +138,10 @@ class Checker:
                 findings.append(finding.with_span(0, 1))
                 return
             item = by_index[index]
-            start, end = locate(item.node(text), finding.pointer, finding.target)
+            node = item.node(text)
+            start, end = locate(node, finding.pointer, finding.target)
+            if self.fixes:
+                finding = self._with_fix(finding, node, ReportView.build(item.value, self.spec), 0)
             findings.append(finding.with_span(start, end))
 
         check_coverage(facts, self.spec, self.topics, add)
@@ -165,9 +168,15 @@ class Checker:
             return _ItemOutcome([_syntax(item.syntax.message, item.syntax.offset - base)], None)
         out: list[Finding] = []
         for p in item.problems:
-            code = _PROBLEM_CODES[p.kind]
-            out.append(Finding(code, "error", _problem_message(p, text), start=p.start - base,
-                               end=p.end - base))
+            finding = Finding(_PROBLEM_CODES[p.kind], "error", _problem_message(p, text),
+                              start=p.start - base, end=p.end - base)
+            if self.fixes and p.kind == "duplicate_key":
+                from citelens.fixes.edits import shift
+                from citelens.fixes.fixers import fix_duplicate_key
+
+                repair = fix_duplicate_key(item.node(text), p.start, p.first_key[0])
+                finding = replace(finding, fix=shift(repair, -base) if repair else None)
+            out.append(finding)
         value = item.value
         request = None
         if self.topics and isinstance(value, dict):
@@ -177,9 +186,29 @@ class Checker:
             node = item.node(text)
             for f in view.findings:
                 start, end = locate(node, f.pointer, f.target)
+                if self.fixes:
+                    f = self._with_fix(f, node, view, base)
                 out.append(f.with_span(start - base, end - base))
         facts = report_facts(0, view) if isinstance(value, dict) else None
         return _ItemOutcome(out, facts)
+
+
+    def _with_fix(self, finding: Finding, node, view: ReportView, base: int) -> Finding:
+        """The finding with its repair attached (edit offsets relative to `base`)."""
+        from citelens.fixes.edits import shift
+        from citelens.fixes.fixers import FixContext, fix_for
+
+        repair = fix_for(finding, FixContext(node, view, self.topics))
+        return replace(finding, fix=shift(repair, -base)) if repair else finding
+
+
+def _moved(f: Finding, by: int) -> Finding:
+    """A cached finding (offsets relative to its report) placed at the report's offset."""
+    if f.fix is None:
+        return f.with_span(f.start + by, f.end + by)
+    from citelens.fixes.edits import shift
+
+    return replace(f.with_span(f.start + by, f.end + by), fix=shift(f.fix, by))
 
 
 def _syntax(message: str, offset: int) -> Finding:

@@ -45,8 +45,9 @@ def expand_paths(raw: list[str]) -> list[Path]:
 class _Checkers:
     """One Checker per distinct resolved settings (files may sit under different configs)."""
 
-    def __init__(self) -> None:
+    def __init__(self, fixes: bool = False) -> None:
         self._by_key: dict[tuple, object] = {}
+        self.fixes = fixes
 
     def for_settings(self, settings):
         from citelens.check import Checker
@@ -57,7 +58,8 @@ class _Checkers:
         if key not in self._by_key:
             spec = resolve_spec(settings.spec) if settings.spec else None
             topics = load_topics(settings.topics) if settings.topics else None
-            self._by_key[key] = Checker(spec, topics, strict=settings.strict, overrides=settings.severity)
+            self._by_key[key] = Checker(spec, topics, strict=settings.strict, overrides=settings.severity,
+                                        fixes=self.fixes)
         return self._by_key[key]
 
 
@@ -68,13 +70,14 @@ def run(args: argparse.Namespace) -> int:
 
     cli = {"spec": args.spec, "strict": args.strict,
            "topics": str(Path(args.topics).resolve()) if args.topics else None}
-    checkers = _Checkers()
-    results = []
+    checkers = _Checkers(fixes=args.fix or args.diff)
+    results, used = [], []
     try:
         files = expand_paths(args.paths)
         for path in files:
             settings = settings_for(path).merged_with(cli)
             checker = checkers.for_settings(settings)
+            used.append(checker)
             results.append(checker.check_path(path))
     except (OSError, SpecError, TopicFileError, ConfigError) as exc:
         print(f"citelens check: {exc}", file=sys.stderr)
@@ -84,8 +87,8 @@ def run(args: argparse.Namespace) -> int:
         from citelens.cli.fixing import apply_fixes
 
         try:
-            results = apply_fixes(results, checkers, write=args.fix and not args.diff,
-                                  unsafe=args.unsafe_fixes, stream=sys.stdout, cli=cli)
+            results = apply_fixes(results, used, write=args.fix and not args.diff,
+                                  unsafe=args.unsafe_fixes, stream=sys.stdout)
         except OSError as exc:
             print(f"citelens check: {exc}", file=sys.stderr)
             return EXIT_USAGE

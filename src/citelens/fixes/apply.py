@@ -1,0 +1,56 @@
+"""Apply the offered fixes to a file until nothing fixable is left.
+
+Fixes of one pass must not overlap; the rest wait for the next pass, which re-checks the
+edited text (so every applied edit was computed on the text it changes). The pass count
+is bounded, and a pass that changes nothing ends the loop.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from citelens.check.engine import Checker
+from citelens.check.finding import Edit
+from citelens.check.result import FileResult
+from citelens.fixes.edits import apply_edits, compatible
+
+MAX_PASSES = 25
+
+
+@dataclass
+class FixOutcome:
+    text: str
+    result: FileResult  # the findings left after fixing
+    applied: list[tuple[str, str]] = field(default_factory=list)  # (code, fix title)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.applied)
+
+
+def fix_text(text: str, checker: Checker, *, unsafe: bool = False, path: str = "<text>") -> FixOutcome:
+    if not checker.fixes:
+        raise ValueError("the checker must be made with fixes=True")
+    applied: list[tuple[str, str]] = []
+    result = checker.check_text(text, path)
+    for _ in range(MAX_PASSES):
+        chosen: list[Edit] = []
+        seen: set = set()
+        for f in result.findings:
+            repair = f.fix
+            if repair is None or (repair.applicability == "unsafe" and not unsafe):
+                continue
+            if repair.edits in seen:
+                continue  # one fix shared by several findings (e.g. rebuilt references)
+            if compatible(chosen, repair.edits):
+                chosen.extend(repair.edits)
+                seen.add(repair.edits)
+                applied.append((f.code, repair.title))
+        if not chosen:
+            break
+        new_text = apply_edits(text, chosen)
+        if new_text == text:
+            break
+        text = new_text
+        result = checker.check_text(text, path)
+    return FixOutcome(text, result, applied)
