@@ -20,8 +20,9 @@ def as_ordered_ids(sentence: ReportSentence, references: list[str]) -> NeuclirRe
     """The sentence with its citations as doc ids, most important first.
 
     Ragtime maps are ordered by descending confidence (ties keep their order); rag24
-    positions are resolved through `references`, dropping those out of range. Here a
-    sentence that cited nothing gets an empty list.
+    positions are resolved through `references`, dropping those out of range. A ragtime
+    or rag24 sentence that cited nothing (`None`) gets an empty list; a neuclir sentence
+    is returned as it is, `None` included.
     """
     if isinstance(sentence, NeuclirReportSentence):
         return sentence
