@@ -1,0 +1,204 @@
+"""The rule catalog: every finding code's documentation, read from the Markdown files that
+sit beside the rule modules (`check/rules/<module>.md`; `source.md` for the codes found
+while reading the file: json_syntax, encoding, duplicate_key).
+
+One file per rule module, one `## CODE` section per code, with fixed subsections:
+
+    ## CODE
+    One-line summary.
+    ### What it checks
+    ### Why it matters
+    ### Example that fails
+    ### Example that passes
+    ### How to fix
+
+An example is a fenced block whose info string names the language and the spec it is
+checked under, e.g. ```` ```jsonl spec=rag26 ````. Optional extra blocks in the same
+example: ```` ```tsv topics ```` / ```` ```jsonl topics ```` (the topics file the run is
+checked with), ```` ```toml spec-file ```` (a user spec file; `spec=` may name a spec it
+defines), and `saved-as=latin-1` on the run block (the run's bytes are in that encoding).
+The tests run every example through the engine, so the docs cannot drift from the code.
+
+The files are read on first use only (`citelens check` never pays for them).
+
+Links: `docs_uri(code)` is a `file://` URI of the installed Markdown file with the code as
+fragment (`.../check/rules/schema.md#schema`; the `## CODE` heading's anchor): it works
+offline, always matches the installed version, and editors open it (VS Code's Markdown
+preview scrolls to the heading). Pass `base=` (a URL ending in `.../check/rules/`, e.g. the
+repository's tree at a release tag) to get web links of the same form instead.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+RULES_DIR = Path(__file__).with_name("rules")
+#: the documentation files, in the order the rules run
+MODULES = ("source", "schema", "sentences", "references", "metadata", "length", "coverage")
+#: subsection title (lower case) -> RuleDoc field
+SECTIONS = {
+    "what it checks": "checks",
+    "why it matters": "why",
+    "example that fails": "failing",
+    "example that passes": "passing",
+    "how to fix": "fix",
+}
+
+_FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```[ \t]*$", re.S | re.M)
+_CODE_HEADING = re.compile(r"^## +`?([a-z_]+)`? *$", re.M)
+_SUB_HEADING = re.compile(r"^### +(.+?) *$", re.M)
+
+
+class CatalogError(ValueError):
+    """A documentation file that does not follow the layout above (a packaging bug)."""
+
+
+@dataclass(frozen=True)
+class Example:
+    spec: str  # the spec id the run is checked under
+    text: str  # the run: one or more JSONL lines
+    topics: str | None = None  # a topics file's text, when the code needs one
+    spec_file: str | None = None  # a user spec file (TOML) defining `spec`, if not built in
+    saved_as: str = "utf-8"  # the encoding of the run's bytes
+    note: str = ""  # the prose around the blocks
+    markdown: str = field(default="", repr=False)  # the subsection as written
+
+    def data(self) -> bytes:
+        """The run file's bytes."""
+        return self.text.encode(self.saved_as)
+
+
+@dataclass(frozen=True)
+class RuleDoc:
+    code: str
+    module: str  # "schema" -> check/rules/schema.md (and the rule in schema.py)
+    summary: str
+    checks: str
+    why: str
+    failing: Example
+    passing: Example
+    fix: str
+    markdown: str = field(default="", repr=False)  # the whole section
+
+    @property
+    def path(self) -> Path:
+        return RULES_DIR / f"{self.module}.md"
+
+
+def _mask_fences(text: str) -> str:
+    """The text with fenced blocks blanked (same length), so headings inside them are not seen."""
+    return _FENCE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+def _example(code: str, where: str, body: str) -> Example:
+    run: tuple[dict[str, str], str] | None = None
+    topics = spec_file = None
+    for m in _FENCE.finditer(body):
+        words = m.group(1).split()
+        attrs = dict(w.split("=", 1) for w in words if "=" in w)
+        flags = {w for w in words if "=" not in w}
+        if "topics" in flags:
+            topics = m.group(2)
+        elif "spec-file" in flags:
+            spec_file = m.group(2)
+        elif "spec" in attrs and run is None:
+            run = (attrs, m.group(2))
+    if run is None:
+        raise CatalogError(f"{where}: {code}: an example needs a fenced block with spec=ID")
+    attrs, text = run
+    note = " ".join(_FENCE.sub("", body).split())
+    return Example(attrs["spec"], text, topics, spec_file, attrs.get("saved-as", "utf-8"), note,
+                   body.strip())
+
+
+def parse_rule_file(text: str, module: str) -> dict[str, RuleDoc]:
+    """The `## CODE` sections of one documentation file."""
+    where = f"{module}.md"
+    masked = _mask_fences(text)
+    heads = list(_CODE_HEADING.finditer(masked))
+    docs: dict[str, RuleDoc] = {}
+    for n, head in enumerate(heads):
+        code = head.group(1)
+        end = heads[n + 1].start() if n + 1 < len(heads) else len(text)
+        section, masked_section = text[head.end():end], masked[head.end():end]
+        subs = list(_SUB_HEADING.finditer(masked_section))
+        if not subs:
+            raise CatalogError(f"{where}: {code}: no subsections")
+        summary_text = " ".join(section[:subs[0].start()].split())
+        parts: dict[str, str] = {}
+        for k, sub in enumerate(subs):
+            name = SECTIONS.get(sub.group(1).lower())
+            if name is None:
+                raise CatalogError(f"{where}: {code}: unknown subsection {sub.group(1)!r}")
+            stop = subs[k + 1].start() if k + 1 < len(subs) else len(section)
+            parts[name] = section[sub.end():stop].strip()
+        missing = [title for title, name in SECTIONS.items() if not parts.get(name)]
+        if not summary_text:
+            missing.insert(0, "summary")
+        if missing:
+            raise CatalogError(f"{where}: {code}: missing or empty: {', '.join(missing)}")
+        if code in docs:
+            raise CatalogError(f"{where}: {code} is documented twice")
+        docs[code] = RuleDoc(code, module, summary_text, parts["checks"], parts["why"],
+                             _example(code, where, parts["failing"]),
+                             _example(code, where, parts["passing"]), parts["fix"],
+                             text[head.start():end].strip())
+    return docs
+
+
+@cache
+def _catalog() -> dict[str, RuleDoc]:
+    out: dict[str, RuleDoc] = {}
+    for module in MODULES:
+        path = RULES_DIR / f"{module}.md"
+        for code, doc in parse_rule_file(path.read_text(encoding="utf-8"), module).items():
+            if code in out:
+                raise CatalogError(f"{code} is documented in both {out[code].module}.md and {module}.md")
+            out[code] = doc
+    return out
+
+
+def all_rule_docs() -> list[RuleDoc]:
+    """Every documented code, in the order of FINDING_CODES (then any others)."""
+    from citelens.specs.model import FINDING_CODES
+
+    order = {code: i for i, code in enumerate(FINDING_CODES)}
+    return sorted(_catalog().values(), key=lambda d: (order.get(d.code, len(order)), d.code))
+
+
+def rule_doc(code: str) -> RuleDoc:
+    """One code's documentation; KeyError for an unknown code."""
+    return _catalog()[code]
+
+
+def summary(code: str) -> str:
+    """A code's one-line summary ("" for an unknown code); usable as the output formats'
+    `rule_summary`."""
+    doc = _catalog().get(code)
+    return doc.summary if doc else ""
+
+
+def docs_uri(code: str, base: str | None = None) -> str | None:
+    """A stable link to a code's documentation (LSP `codeDescription.href`, SARIF
+    `helpUri`): `file:///.../check/rules/MODULE.md#CODE`, or `BASE/MODULE.md#CODE`.
+    None for an unknown code."""
+    doc = _catalog().get(code)
+    if doc is None:
+        return None
+    if base is not None:
+        return f"{base.rstrip('/')}/{doc.module}.md#{code}"
+    return f"{doc.path.resolve().as_uri()}#{code}"
+
+
+def closest_codes(code: str, n: int = 3) -> list[str]:
+    """Known codes that look like `code` (for "did you mean ...")."""
+    known = list(_catalog())
+    wanted = code.strip().lower().replace("-", "_")
+    close = difflib.get_close_matches(wanted, known, n=n, cutoff=0.5)
+    if not close:
+        close = [c for c in known if wanted and (wanted in c or c in wanted)][:n]
+    return close
