@@ -15,6 +15,11 @@ if TYPE_CHECKING:
     from citelens.specs import TrackSpec
 
 
+def is_flat(spec: "TrackSpec | None") -> bool:
+    """Whether a spec lays metadata out at the top level."""
+    return spec is not None and spec.layout == "flat"
+
+
 def word_count(texts: Iterable[str]) -> int:
     """Words of the answer as the 2024 checker counts them: per sentence, stripped, NFKC, split."""
     return sum(len(unicodedata.normalize("NFKC", t.strip()).split()) for t in texts)

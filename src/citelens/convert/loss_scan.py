@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from citelens.convert.convert import citation_limit
-from citelens.convert.flat import structural_keys
+from citelens.convert.flat import is_flat, structural_keys
 from citelens.convert.losses import LossNote, pointer
 from citelens.convert.ranking import ordered_ids, resolve_positions
 from citelens.models.report import Report
@@ -23,17 +23,13 @@ _TOPIC_ALIASES = ("topic_id", "narrative_id", "request_id")
 _SENTENCE_KEYS = ("responses", "answer")
 
 
-def _is_flat(spec: "TrackSpec | None") -> bool:
-    return spec is not None and spec.layout == "flat"
-
-
 class LossScan:
     """Compares a source value with its converted value and names each difference."""
 
     def __init__(self, value: Mapping[str, Any], source: "TrackSpec | None", target: "TrackSpec",
                  report: Report, out: dict[str, Any]) -> None:
         self.value, self.source, self.target, self.report, self.out = value, source, target, report, out
-        self.flat_in, self.flat_out = _is_flat(source), _is_flat(target)
+        self.flat_in, self.flat_out = is_flat(source), is_flat(target)
         self.found: list[LossNote] = []
         if self.flat_in:
             self.sentence_key = source.sentences_key  # type: ignore[union-attr]

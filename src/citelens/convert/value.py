@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from citelens.convert.convert import convert, resolve
-from citelens.convert.flat import flat_to_nested
+from citelens.convert.flat import flat_to_nested, is_flat
 from citelens.convert.loss_scan import LossScan
 from citelens.convert.losses import LossNote
 from citelens.convert.wire import submission_dict
@@ -22,24 +22,21 @@ from citelens.models.report import Report
 if TYPE_CHECKING:
     from citelens.specs import TrackSpec
 
+
 class ConversionError(ValueError):
     """The value is not a report the models can load, so it cannot be converted."""
 
 
-def _is_flat(spec: "TrackSpec | None") -> bool:
-    return spec is not None and spec.layout == "flat"
-
-
 def _nested(value: Mapping[str, Any], spec_from: "TrackSpec | None",
             defaults: Mapping[str, Any] | None) -> dict[str, Any]:
-    nested = flat_to_nested(dict(value), spec_from) if _is_flat(spec_from) else dict(value)  # type: ignore[arg-type]
+    nested = flat_to_nested(dict(value), spec_from) if is_flat(spec_from) else dict(value)  # type: ignore[arg-type]
     metadata = nested.get("metadata")
     if isinstance(metadata, dict):
         metadata = dict(metadata)
         for key, item in (defaults or {}).items():
             if metadata.get(key) is None:
                 metadata[key] = item
-        if _is_flat(spec_from):
+        if is_flat(spec_from):
             metadata.setdefault("team_id", "")  # the flat layout has no team
         nested["metadata"] = metadata
     return nested
