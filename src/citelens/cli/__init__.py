@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from citelens import __version__
@@ -20,7 +21,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "align": ("align", "show the evidence for answer sentences in source documents"),
     "specs": ("specs", "list the track specs, or show one spec's rules"),
     "rules": ("rules", "explain the finding codes"),
-    "serve": ("serve", "start the language server on stdio"),
 }
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -60,6 +60,12 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except Exception as exc:  # a bug of ours: one clear line, not a traceback
+        print(f"citelens {args.command}: internal error: {type(exc).__name__}: {exc} "
+              "(please report it; set CITELENS_DEBUG=1 for the traceback)", file=sys.stderr)
+        if os.environ.get("CITELENS_DEBUG"):
+            raise
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":  # pragma: no cover

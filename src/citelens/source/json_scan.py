@@ -15,7 +15,7 @@ from json.decoder import JSONDecodeError, scanstring
 
 from citelens.source.json_nodes import Member, Node
 
-MAX_DEPTH = 512  # deeper documents are refused with a finding, not a RecursionError
+MAX_DEPTH = 1000  # deeper documents are refused with a finding (json.loads refuses them too)
 
 _WS = re.compile(r"[ \t\n\r]*")
 _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?")
