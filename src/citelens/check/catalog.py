@@ -86,7 +86,13 @@ class RuleDoc:
 
     @property
     def path(self) -> Path:
+        """The Markdown file the documentation comes from."""
         return RULES_DIR / f"{self.module}.md"
+
+    @property
+    def implemented_in(self) -> str:
+        """The source file of the check (relative to the `citelens` package)."""
+        return "source/document.py" if self.module == "source" else f"check/rules/{self.module}.py"
 
 
 def _mask_fences(text: str) -> str:
