@@ -100,11 +100,15 @@ def blank(text: Any) -> bool:
 
 
 def str_id(value: Any) -> str | None:
+    """A topic id as the reference model stores it: `narrative_id: str | int` takes what
+    pydantic's lax int takes (true -> "1", 52.0 -> "52")."""
     if value is None or isinstance(value, (dict, list)):
         return None
-    if isinstance(value, bool):
-        return str(value)
-    return value if isinstance(value, str) else str(value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool) or (isinstance(value, float) and value.is_integer()):
+        return str(int(value))
+    return str(value)
 
 
 @dataclass

@@ -7,10 +7,11 @@ a `schema` error here, placed on the offending node, and the remaining rules sti
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable
 
 from citelens.check.finding import Target
-from citelens.check.view import ReportView, is_int_like, str_id
+from citelens.check.view import ReportView, is_int_like, is_score_like, str_id
 
 _BOOL_TEXT = {"true", "false", "yes", "no", "on", "off", "1", "0", "t", "f", "y", "n"}
 TASKS = ("multilingual", "english", "rag")
@@ -24,15 +25,19 @@ TYPES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "object": (lambda v: isinstance(v, dict), "an object"),
     "list": (lambda v: isinstance(v, list), "a list"),
     "str_list": (lambda v: isinstance(v, list), "a list of strings"),  # items checked one by one
-    "str_or_int": (lambda v: isinstance(v, (str, int)), "a string or an integer"),
+    # pydantic's `str | int`: a string, or what its lax int takes (bool, 52.0)
+    "str_or_int": (lambda v: isinstance(v, str) or is_int_like(v), "a string or an integer"),
+    "float": (is_score_like, "a number"),
     "task": (lambda v: v in TASKS, "one of " + ", ".join(map(repr, TASKS))),
+    "documents": (lambda v: isinstance(v, dict), "an object of doc id -> document"),  # entries below
+    "ranking": (lambda v: isinstance(v, list), "a list of ranked documents"),  # items below
 }
 
 # field -> (type, required). Optional fields may also be null.
 REPORT_FIELDS = {
     "is_ragtime": ("bool", False), "metadata": ("object", True), "evaldata": ("object", False),
     "responses": ("list", False), "answer": ("list", False), "references": ("str_list", False),
-    "ranking": ("list", False), "documents": ("object", False),
+    "ranking": ("ranking", False), "documents": ("documents", False),
 }
 METADATA_FIELDS = {
     "team_id": ("str", True), "run_id": ("str", True), "topic_id": ("str", False),
@@ -48,6 +53,17 @@ FLAT_FIELDS = {
     "references": ("str_list", True), "response_length": ("int", True), "answer": ("list", True),
 }
 SENTENCE_FIELDS = {"text": ("str", True), "metadata": ("object", False), "evaldata": ("object", False)}
+# embedded documents and rankings (autojudge-base Document, RankedDocument, RetrievedDocuments)
+DOCUMENT_FIELDS = {
+    "id": ("str", True), "text": ("str", True), "title": ("str", False), "url": ("str", False),
+    "metadata": ("object", False), "created": ("str", False), "cc_file": ("str", False),
+    "time": ("str", False), "lang": ("str", False),
+}
+RANKED_DOCUMENT_FIELDS = {"doc_id": ("str", True), "rank": ("int", True), "score": ("float", False)}
+RETRIEVED_FIELDS = {
+    "query_id": ("str", True), "test_collection": ("str", True), "run_id": ("str", False),
+    "metadata": ("object", False),
+}
 
 
 def _fields(view: ReportView, obj: dict, table: dict, base: tuple, where: str) -> None:
@@ -67,6 +83,47 @@ def _fields(view: ReportView, obj: dict, table: dict, base: tuple, where: str) -
                 if not isinstance(item, str):
                     view.add("schema", f"{where}.{key}[{j}] must be a string, not {_show(item)}",
                              *base, key, j)
+        elif type_name == "documents":
+            for doc_id, doc in value.items():
+                _model(view, doc, DOCUMENT_FIELDS, (*base, key, doc_id), f"{where}.{key}[{doc_id!r}]")
+        elif type_name == "ranking":
+            _ranking(view, value, (*base, key), f"{where}.{key}")
+
+
+def _model(view: ReportView, obj: Any, table: dict, base: tuple, where: str) -> None:
+    if isinstance(obj, dict):
+        _fields(view, obj, table, base, where)
+    else:
+        view.add("schema", f"{where} must be an object, not {_show(obj)}", *base)
+
+
+def _ranking(view: ReportView, items: list, base: tuple, where: str) -> None:
+    """A list of retrieval results (query_id, test_collection, ranked_docs) or of ranked
+    documents (doc_id, rank): every item one kind, as the reference's union demands."""
+    def problems(check) -> list:
+        probe = ReportView(value={}, spec=view.spec)
+        for j, item in enumerate(items):
+            check(probe, item, (*base, j), f"{where}[{j}]")
+        return probe.findings
+
+    def retrieved(probe, item, tokens, at):
+        _model(probe, item, RETRIEVED_FIELDS, tokens, at)
+        docs = item.get("ranked_docs") if isinstance(item, dict) else None
+        if isinstance(item, dict) and "ranked_docs" in item and not isinstance(docs, list):
+            probe.add("schema", f"{at}.ranked_docs must be a list, not {_show(docs)}", *tokens, "ranked_docs")
+        for k, d in enumerate(docs if isinstance(docs, list) else []):
+            ranked(probe, d, (*tokens, "ranked_docs", k), f"{at}.ranked_docs[{k}]")
+
+    def ranked(probe, item, tokens, at):
+        _model(probe, item, RANKED_DOCUMENT_FIELDS, tokens, at)
+        doc = item.get("doc") if isinstance(item, dict) else None
+        if doc is not None:
+            _model(probe, doc, DOCUMENT_FIELDS, (*tokens, "doc"), f"{at}.doc")
+
+    best = min((problems(retrieved), problems(ranked)), key=len)
+    for f in best:
+        f = replace(f, topic_id=view.topic_id)
+        view.findings.append(f)
 
 
 def _show(value: Any) -> str:
