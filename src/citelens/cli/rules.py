@@ -100,6 +100,15 @@ def plain(markdown: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", text).strip()
 
 
+def _severities(code: str) -> list[str]:
+    from citelens.cli.specs import severity_by_spec
+    from citelens.specs import builtin_specs
+
+    by = severity_by_spec(code, builtin_specs())
+    names = {"warning": "warning", "error": "error", "never": "not checked"}
+    return [f"  {names[k] + ':':12} {', '.join(v)}" for k, v in by.items() if v]
+
+
 def render_doc(doc, uri: str | None = None) -> str:
     from citelens.check.catalog import SECTIONS
 
@@ -109,6 +118,9 @@ def render_doc(doc, uri: str | None = None) -> str:
         value = getattr(doc, name)
         text = value.markdown if hasattr(value, "markdown") else value
         out += ["", titles[name], "-" * len(titles[name]), plain(text)]
+    out += ["", "Severity under the built-in specs (`--strict` makes it an error everywhere)",
+            "-" * 75]
+    out += _severities(doc.code)
     if uri:
         out += ["", f"Documentation: {uri}"]
     return "\n".join(out) + "\n"

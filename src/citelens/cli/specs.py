@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
                 return _show_one(specs[spec_id], args.format)
             if len(specs) == 1 and args.format == "text":
                 return _show_one(next(iter(specs.values())), args.format, source=str(path))
-            return _show_many(specs, args.format, f"specs in {path}")
+            return _show_many(specs, args.format, f"specs in {path}", f"citelens specs {path}#ID")
     except SpecError as exc:
         print(f"citelens specs: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -79,11 +79,11 @@ def _dump(data: Any) -> None:
     sys.stdout.write("\n")
 
 
-def _show_many(specs: dict, fmt: str, title: str) -> int:
+def _show_many(specs: dict, fmt: str, title: str, show: str = "citelens specs ID") -> int:
     if fmt == "json":
         _dump([s.describe() for s in specs.values()])
     else:
-        sys.stdout.write(render_table(list(specs.values()), title))
+        sys.stdout.write(render_table(list(specs.values()), title, show))
     return EXIT_OK
 
 
@@ -103,7 +103,7 @@ def length_rule(spec) -> str:
     return "-"
 
 
-def render_table(specs: list, title: str) -> str:
+def render_table(specs: list, title: str, show: str = "citelens specs ID") -> str:
     rows = [("ID", "TASK", "CITATIONS", "SENTENCES", "LENGTH", "DESCRIPTION")]
     for s in specs:
         rows.append((s.track, s.task, ", ".join(s.sentence_type), s.sentences_key, length_rule(s),
@@ -112,7 +112,7 @@ def render_table(specs: list, title: str) -> str:
     lines = [f"{title}:", ""]
     for r in rows:
         lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[-1])
-    lines += ["", "`citelens specs ID` shows one spec's rules; `citelens rules CODE` explains a code."]
+    lines += ["", f"`{show}` shows one spec's rules; `citelens rules CODE` explains a code."]
     return "\n".join(line.rstrip() for line in lines) + "\n"
 
 
@@ -140,6 +140,21 @@ def never_reported(spec) -> list[str]:
         "run_consistency": not spec.same_on_every_line,
     }
     return [code for code, is_off in off.items() if is_off]
+
+
+def severity_by_spec(code: str, specs: dict) -> dict[str, list[str]]:
+    """Spec ids under which `code` is a warning, an error, or never reported."""
+    from citelens.specs.model import STRUCTURE_CODES
+
+    out: dict[str, list[str]] = {"warning": [], "error": [], "never": []}
+    for spec_id, spec in specs.items():
+        if code in STRUCTURE_CODES:
+            out["error"].append(spec_id)
+        elif code in never_reported(spec):
+            out["never"].append(spec_id)
+        else:
+            out["warning" if code in spec.smells else "error"].append(spec_id)
+    return out
 
 
 def _list(items, empty: str = "none") -> str:
