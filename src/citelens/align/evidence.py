@@ -115,23 +115,70 @@ def evidence_spans(corpus: PreparedCorpus, p: int, hit: Hit, cfg: CitationConfig
     return spans or None
 
 
-def make_citation(
-    corpus: PreparedCorpus, p: int, hit: Hit, scored: Scored, spans: list[tuple[int, int]], lexical: float, embedding: float
-):
+@dataclass(slots=True)
+class CitationDraft:
+    """A citation before it becomes a pydantic model (only the ranked few ever do)."""
+
+    score: float
+    source_id: str
+    source_index: int
+    candidate_index: int
+    char_start: int
+    char_end: int
+    spans: list[tuple[int, int]]
+    hit: Hit
+    scored: Scored
+    lexical: float
+    embedding: float
+
+    @property
+    def answer_coverage(self) -> float:
+        return self.scored.answer_coverage
+
+    @property
+    def evidence_key(self) -> tuple:
+        return (self.source_id, tuple(self.spans))
+
+
+@dataclass(slots=True)
+class SupportDraft:
+    """A retrieval-support entry before it becomes a pydantic model."""
+
+    retrieval_score: float
+    source_index: int
+    passage_char_start: int
+    candidate_index: int
+    lexical: float
+    embedding: float
+
+
+def draft_citation(corpus: PreparedCorpus, p: int, hit: Hit, scored: Scored, spans: list[tuple[int, int]], lexical: float, embedding: float) -> CitationDraft:
+    source = corpus.sources[corpus.passage_source[p]]
+    return CitationDraft(
+        scored.score, source.source_id, source.source_index, p,
+        min(s for s, _ in spans), max(e for _, e in spans), spans, hit, scored, lexical, embedding,
+    )
+
+
+def draft_support(corpus: PreparedCorpus, p: int, score: float, lexical: float, embedding: float) -> SupportDraft:
+    source = corpus.sources[corpus.passage_source[p]]
+    return SupportDraft(score, source.source_index, source.base_offset + int(corpus.passage_starts[p]), p, lexical, embedding)
+
+
+def make_citation(corpus: PreparedCorpus, d: CitationDraft):
     from citelens.align.models import Citation, EvidenceSpan
 
+    p, hit, scored, spans = d.candidate_index, d.hit, d.scored, d.spans
     source = corpus.sources[corpus.passage_source[p]]
-    start = min(s for s, _ in spans)
-    end = max(e for _, e in spans)
     evidence_spans = [EvidenceSpan.model_construct(char_start=s, char_end=e, evidence=source.cut(s, e)) for s, e in spans]
     return Citation.model_construct(
-        score=scored.score,
-        source_id=source.source_id,
-        source_index=source.source_index,
+        score=d.score,
+        source_id=d.source_id,
+        source_index=d.source_index,
         candidate_index=p,
-        char_start=start,
-        char_end=end,
-        evidence=source.cut(start, end),
+        char_start=d.char_start,
+        char_end=d.char_end,
+        evidence=source.cut(d.char_start, d.char_end),
         evidence_spans=evidence_spans,
         components={
             "alignment_score": float(hit.score),
@@ -139,8 +186,8 @@ def make_citation(
             "matches": float(scored.matches),
             "answer_coverage": float(scored.answer_coverage),
             "evidence_coverage": float(scored.evidence_coverage),
-            "lexical_score": float(lexical),
-            "embedding_score": float(embedding),
+            "lexical_score": float(d.lexical),
+            "embedding_score": float(d.embedding),
             "num_evidence_spans": float(len(spans)),
             "evidence_chars_total": float(sum(e - s for s, e in spans)),
             "passage_char_start": float(corpus.passage_starts[p]),
@@ -149,20 +196,21 @@ def make_citation(
     )
 
 
-def make_support(corpus: PreparedCorpus, p: int, score: float, lexical: float, embedding: float):
+def make_support(corpus: PreparedCorpus, d: SupportDraft):
     from citelens.align.models import RetrievalSupport
 
+    p = d.candidate_index
     source = corpus.sources[corpus.passage_source[p]]
-    start = source.base_offset + int(corpus.passage_starts[p])
+    start = d.passage_char_start
     end = source.base_offset + int(corpus.passage_ends[p])
     return RetrievalSupport.model_construct(
-        retrieval_score=score,
+        retrieval_score=d.retrieval_score,
         source_id=source.source_id,
         source_index=source.source_index,
         candidate_index=p,
         passage_char_start=start,
         passage_char_end=end,
         passage_text=source.cut(start, end),
-        embedding_score=float(embedding),
-        lexical_score=float(lexical),
+        embedding_score=float(d.embedding),
+        lexical_score=float(d.lexical),
     )

@@ -184,34 +184,49 @@ def _align_packed(query, targets, match, mismatch, gap, with_blocks) -> list[Hit
     reset = (2 * m + 1) * scale + gap_cost * scale * n_cols + 1
     shift = cols * (gap_cost * scale) + seg_id * reset
 
+    # Keys are stored shifted by (scale - 1): valid cells (score >= 1) are > 0 and a
+    # stopped cell is exactly 0, so "invalid -> stop" is a single maximum with 0.
     same = q[:, None] == layout[None, :]  # (m, N)
     step = np.where(same, match * scale + match_unit, mismatch * scale)
     step[:, seps] = -_INT64_SAFE  # nothing continues through a reset column
     fresh_meta = (n_cols - 1 - cols) * m1
-    fresh = np.where(same, (match * scale + match_unit) + fresh_meta[None, :] + (m - np.arange(m, dtype=np.int64))[:, None], 0)
+    fresh = np.where(
+        same,
+        (match * scale + match_unit - (scale - 1)) + fresh_meta[None, :] + (m - np.arange(m, dtype=np.int64))[:, None],
+        0,
+    )
 
     keys = np.empty((m, n_cols), dtype=np.int64)
     moves = np.empty((m, n_cols), dtype=np.int8) if with_blocks else None
     prev = np.zeros(n_cols, dtype=np.int64)
     shifted = np.zeros(n_cols, dtype=np.int64)
+    diag = np.empty(n_cols, dtype=np.int64)
+    up = np.empty(n_cols, dtype=np.int64)
+    best = np.empty(n_cols, dtype=np.int64)
+    stopped = np.empty(n_cols, dtype=bool)
     gap_key = gap * scale
     for r in range(m):
+        row = keys[r]
         shifted[1:] = prev[:-1]
-        diag = np.where(shifted > 0, shifted + step[r], fresh[r])
-        up = prev + gap_key
-        best = np.maximum(diag, up)
-        best[best < scale] = 0
-        row = np.maximum.accumulate(best + shift)
-        row -= shift
-        row[row < scale] = 0
-        keys[r] = row
+        np.add(shifted, step[r], out=diag)
+        np.less_equal(shifted, 0, out=stopped)
+        np.copyto(diag, fresh[r], where=stopped)
+        np.add(prev, gap_key, out=up)
+        np.maximum(diag, up, out=best)
+        np.maximum(best, 0, out=best)
+        np.add(best, shift, out=row)
+        np.maximum.accumulate(row, out=row)
+        np.subtract(row, shift, out=row)
+        np.maximum(row, 0, out=row)
         if moves is not None:
             mv = np.zeros(n_cols, dtype=np.int8)
             mv[best > 0] = DIAGONAL
-            mv[(up >= scale) & (up > diag)] = UP
+            mv[(up > 0) & (up > diag)] = UP
             mv[row > best] = LEFT
             moves[r] = mv
         prev = row
+    valid = keys > 0
+    keys += scale - 1
 
     # End cell per target: (score, matches, -ts) then column, -qs, -row.
     rows = (m - np.arange(1, m + 1, dtype=np.int64))[:, None]
@@ -219,7 +234,7 @@ def _align_packed(query, targets, match, mismatch, gap, with_blocks) -> list[Hit
     end_key += keys % m1
     end_key *= m1
     end_key += rows
-    end_key[keys < scale] = -1
+    end_key[~valid] = -1
     best_per_col = end_key.max(axis=0)
     best_per_target = np.maximum.reduceat(best_per_col, seps)
 

@@ -18,7 +18,9 @@ import numpy as np
 
 from citelens.align.config import CitationConfig
 from citelens.align.corpus import PreparedCorpus
-from citelens.align.evidence import contains_all, evidence_spans, make_citation, make_support, passes_gate, score_hit
+from citelens.align.evidence import (
+    contains_all, draft_citation, draft_support, evidence_spans, make_citation, make_support, passes_gate, score_hit,
+)
 from citelens.align.lexical import content_coverage, match_passages, top_lexical
 from citelens.align.smith_waterman import Hit, SmithWatermanAligner, align_many
 from citelens.align.status import citation_key, evidence_key, rank_citations, rank_support, span_status, support_key
@@ -83,11 +85,11 @@ def _evaluate(ctx, p, hit, answer_ids, lexical, embedding, coverage, out: _Outco
         ok = contains_all(answer_ids, corpus.passage_tokens(p)[hit.token_start : hit.token_end].tolist())
     spans = evidence_spans(corpus, p, hit, cfg) if ok else None
     if spans is not None and scored.score >= cfg.min_final_score:
-        out.citations.append(make_citation(corpus, p, hit, scored, spans, lexical, embedding))
+        out.citations.append(draft_citation(corpus, p, hit, scored, spans, lexical, embedding))
         return True
     if lexical <= 0.0 and embedding < cfg.min_embedding_similarity:
         return False
-    out.support.append(make_support(corpus, p, scored.score, lexical, embedding))
+    out.support.append(draft_support(corpus, p, scored.score, lexical, embedding))
     return False
 
 
@@ -155,10 +157,11 @@ def search_span(ctx: SpanContext, text: str, answer_ids: list[int], query_vector
             selected = selected[: cfg.max_candidates_total]
         if selected:
             _align_selected(ctx, text, answer_ids, selected, lex, out)
-    citations = rank_citations(out.citations, cfg)
-    passage = corpus.passage_text(citations[0].candidate_index) if citations else ""
-    status = span_status(citations, cfg, text, passage)
-    return citations, rank_support(out.support, cfg), status
+    drafts = rank_citations(out.citations, cfg)
+    citations = [make_citation(corpus, d) for d in drafts]
+    passage = corpus.passage_text(drafts[0].candidate_index) if drafts else ""
+    status = span_status(drafts, cfg, text, passage, citations[0].evidence if citations else "")
+    return citations, [make_support(corpus, d) for d in rank_support(out.support, cfg)], status
 
 
 def _align_selected(ctx, text, answer_ids, selected, lex, out: _Outcome) -> None:
@@ -201,9 +204,13 @@ def _align_selected(ctx, text, answer_ids, selected, lex, out: _Outcome) -> None
         codes.setdefault(s.source_id, []).append(i)
     source_code = corpus.passage_source[ps]
 
+    # A support-only passage sharing a single token aligns to exactly that one match.
+    single = (klass == _SUPPORT) & (shared == 1) & (cfg.gap_score < 0) & (cfg.mismatch_score < 0)
+    one_match = Hit(cfg.match_score, 0, 1, 0, 1, 1)
+
     order = np.argsort(-bound, kind="stable")
     remaining = order
-    batch = 8
+    batch = 16
     while remaining.size:
         full, caps, support_full = _thresholds(out, cfg, len(sources), codes)
         b = bound[remaining]
@@ -213,10 +220,14 @@ def _align_selected(ctx, text, answer_ids, selected, lex, out: _Outcome) -> None
         remaining = remaining[may_cite | may_support]
         if not remaining.size:
             break
-        now, remaining = remaining[:batch], remaining[batch:]
+        needs_sw = ~single[remaining]
+        cut = int(np.searchsorted(np.cumsum(needs_sw), batch, side="left")) + 1
+        now, remaining = remaining[:cut], remaining[cut:]
         batch *= 4
-        hits = _hits(ctx, answer_ids, ps[now].tolist())
-        for k_, hit in zip(now.tolist(), hits):
+        aligned = [k_ for k_ in now.tolist() if not single[k_]]
+        hits = dict(zip(aligned, _hits(ctx, answer_ids, ps[aligned].tolist()))) if aligned else {}
+        for k_ in now.tolist():
+            hit = hits.get(k_, one_match)
             _evaluate(ctx, int(ps[k_]), hit, answer_ids, lexical[k_], emb[k_], coverage[k_], out)
 
 

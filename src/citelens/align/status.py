@@ -14,8 +14,8 @@ def citation_key(c, prefer_source_order: bool) -> tuple:
 
 
 def evidence_key(c) -> tuple:
-    spans = tuple((s.char_start, s.char_end) for s in c.evidence_spans) or ((c.char_start, c.char_end),)
-    return (c.source_id, spans)
+    """Citations with the same source and the same evidence spans are duplicates."""
+    return c.evidence_key
 
 
 def rank_citations(citations: list, cfg: CitationConfig) -> list:
@@ -49,13 +49,13 @@ def rank_support(support: list, cfg: CitationConfig) -> list:
     return sorted(support, key=support_key)[: cfg.max_retrieval_support]
 
 
-def span_status(citations: list, cfg: CitationConfig, answer_text: str, best_passage_text: str) -> str:
+def span_status(citations: list, cfg: CitationConfig, answer_text: str, best_passage_text: str, best_evidence: str = "") -> str:
     """unsupported without citations; partial if the best passage contradicts; else by coverage."""
     if not citations:
         return "unsupported"
     best = citations[0]
-    if contradicts(answer_text, best_passage_text or best.evidence):
+    if contradicts(answer_text, best_passage_text or best_evidence):
         return "partial"
-    if float(best.components.get("answer_coverage", 0.0)) >= cfg.supported_answer_coverage:
+    if best.answer_coverage >= cfg.supported_answer_coverage:
         return "supported"
     return "partial"
