@@ -160,11 +160,6 @@ def draft_citation(corpus: PreparedCorpus, p: int, hit: Hit, scored: Scored, spa
     )
 
 
-def draft_support(corpus: PreparedCorpus, p: int, score: float, lexical: float, embedding: float) -> SupportDraft:
-    source = corpus.sources[corpus.passage_source[p]]
-    return SupportDraft(score, source.source_index, source.base_offset + int(corpus.passage_starts[p]), p, lexical, embedding)
-
-
 def make_citation(corpus: PreparedCorpus, d: CitationDraft):
     from citelens.align.models import Citation, EvidenceSpan
 

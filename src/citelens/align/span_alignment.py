@@ -12,6 +12,7 @@ any alignment. The output is the same as aligning everything.
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -19,11 +20,11 @@ import numpy as np
 from citelens.align.config import CitationConfig
 from citelens.align.corpus import PreparedCorpus
 from citelens.align.evidence import (
-    contains_all, draft_citation, draft_support, evidence_spans, make_citation, make_support, passes_gate, score_hit,
+    SupportDraft, contains_all, draft_citation, evidence_spans, make_citation, make_support, passes_gate, score_hit,
 )
 from citelens.align.lexical import content_coverage, match_passages, top_lexical
-from citelens.align.smith_waterman import Hit, SmithWatermanAligner, align_many
-from citelens.align.status import citation_key, evidence_key, rank_citations, rank_support, span_status, support_key
+from citelens.align.smith_waterman import Hit, SmithWatermanAligner, align_many, best_chain
+from citelens.align.status import citation_key, evidence_key, rank_citations, span_status
 from citelens.align.structured import split_range_dashes
 
 _EPS = 1e-9
@@ -89,8 +90,16 @@ def _evaluate(ctx, p, hit, answer_ids, lexical, embedding, coverage, out: _Outco
         return True
     if lexical <= 0.0 and embedding < cfg.min_embedding_similarity:
         return False
-    out.support.append(draft_support(corpus, p, scored.score, lexical, embedding))
+    out.support.append(_support_entry(corpus, p, scored.score, lexical, embedding))
     return False
+
+
+def _support_entry(corpus: PreparedCorpus, p: int, score: float, lexical: float, embedding: float) -> tuple:
+    """A support candidate as a tuple that sorts in the reference's support order."""
+    source = corpus.sources[corpus.passage_source[p]]
+    start = source.base_offset + int(corpus.passage_starts[p])
+    return (-score, source.source_index, start, p, lexical, embedding)
+
 
 
 def _can_skip(cfg: CitationConfig, ctx: SpanContext) -> bool:
@@ -135,7 +144,7 @@ def _thresholds(out: _Outcome, cfg: CitationConfig, n_sources: int, code_of) -> 
     if cfg.max_retrieval_support <= 0:
         support_full = np.inf
     elif len(out.support) >= cfg.max_retrieval_support:
-        support_full = sorted(out.support, key=support_key)[cfg.max_retrieval_support - 1].retrieval_score
+        support_full = -heapq.nsmallest(cfg.max_retrieval_support, out.support)[-1][0]
     return full, caps, support_full
 
 
@@ -161,7 +170,9 @@ def search_span(ctx: SpanContext, text: str, answer_ids: list[int], query_vector
     citations = [make_citation(corpus, d) for d in drafts]
     passage = corpus.passage_text(drafts[0].candidate_index) if drafts else ""
     status = span_status(drafts, cfg, text, passage, citations[0].evidence if citations else "")
-    return citations, [make_support(corpus, d) for d in rank_support(out.support, cfg)], status
+    support = [] if cfg.max_retrieval_support <= 0 else heapq.nsmallest(cfg.max_retrieval_support, out.support)
+    drafts_support = [SupportDraft(-e[0], e[1], e[2], e[3], e[4], e[5]) for e in support]
+    return citations, [make_support(corpus, d) for d in drafts_support], status
 
 
 def _align_selected(ctx, text, answer_ids, selected, lex, out: _Outcome) -> None:
@@ -204,9 +215,12 @@ def _align_selected(ctx, text, answer_ids, selected, lex, out: _Outcome) -> None
         codes.setdefault(s.source_id, []).append(i)
     source_code = corpus.passage_source[ps]
 
-    # A support-only passage sharing a single token aligns to exactly that one match.
-    single = (klass == _SUPPORT) & (shared == 1) & (cfg.gap_score < 0) & (cfg.mismatch_score < 0)
-    one_match = Hit(cfg.match_score, 0, 1, 0, 1, 1)
+    # Support-only passages need just (score, matches) when the evidence-coverage weight
+    # is 0; the chain of matching cells gives them exactly without the full programme.
+    chains = w.evidence_coverage == 0
+    positions: dict[int, list[int]] = {}
+    for i, t in enumerate(answer_ids):
+        positions.setdefault(t, []).append(i)
 
     order = np.argsort(-bound, kind="stable")
     remaining = order
@@ -220,15 +234,22 @@ def _align_selected(ctx, text, answer_ids, selected, lex, out: _Outcome) -> None
         remaining = remaining[may_cite | may_support]
         if not remaining.size:
             break
-        needs_sw = ~single[remaining]
-        cut = int(np.searchsorted(np.cumsum(needs_sw), batch, side="left")) + 1
-        now, remaining = remaining[:cut], remaining[cut:]
+        now, remaining = remaining[:batch], remaining[batch:]
         batch *= 4
-        aligned = [k_ for k_ in now.tolist() if not single[k_]]
-        hits = dict(zip(aligned, _hits(ctx, answer_ids, ps[aligned].tolist()))) if aligned else {}
+        aligned = []
         for k_ in now.tolist():
-            hit = hits.get(k_, one_match)
-            _evaluate(ctx, int(ps[k_]), hit, answer_ids, lexical[k_], emb[k_], coverage[k_], out)
+            p = int(ps[k_])
+            if chains and klass[k_] == _SUPPORT:
+                found = best_chain(positions, corpus.passage_tokens(p).tolist(), cfg.match_score, cfg.mismatch_score, cfg.gap_score)
+                if found is not None:
+                    ctx.alignments += 1
+                    scored = score_hit(Hit(found[0], 0, 1, 0, 1, found[1]), m, lexical[k_], emb[k_], cfg)
+                    out.support.append(_support_entry(corpus, p, scored.score, lexical[k_], emb[k_]))
+                    continue
+            aligned.append(k_)
+        if aligned:
+            for k_, hit in zip(aligned, _hits(ctx, answer_ids, ps[aligned].tolist())):
+                _evaluate(ctx, int(ps[k_]), hit, answer_ids, lexical[k_], emb[k_], coverage[k_], out)
 
 
 def _retry_structured(ctx, text, ps, emb, lexical, cited, out: _Outcome) -> None:
@@ -255,4 +276,4 @@ def _retry_structured(ctx, text, ps, emb, lexical, cited, out: _Outcome) -> None
             out.citations.extend(trial.citations)
             newly.add(p)
     if newly:
-        out.support[:] = [s for s in out.support if s.candidate_index not in newly]
+        out.support[:] = [s for s in out.support if s[3] not in newly]

@@ -1,4 +1,4 @@
-"""Ranking and limits of a span's citations and support, and the span's status."""
+"""Ranking and limits of a span's citations, and the span's status."""
 
 from __future__ import annotations
 
@@ -37,16 +37,6 @@ def rank_citations(citations: list, cfg: CitationConfig) -> list:
         if len(out) >= cfg.top_k:
             break
     return out
-
-
-def support_key(s) -> tuple:
-    return (-s.retrieval_score, s.source_index, s.passage_char_start, s.candidate_index)
-
-
-def rank_support(support: list, cfg: CitationConfig) -> list:
-    if cfg.max_retrieval_support <= 0:
-        return []
-    return sorted(support, key=support_key)[: cfg.max_retrieval_support]
 
 
 def span_status(citations: list, cfg: CitationConfig, answer_text: str, best_passage_text: str, best_evidence: str = "") -> str:
