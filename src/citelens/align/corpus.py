@@ -195,6 +195,11 @@ class PreparedCorpus:
         self.passage_lo = cat([d.passage_lo + off for d, off in zip(docs, token_offsets)]) if docs else np.zeros(0, np.int64)
         self.passage_hi = cat([d.passage_hi + off for d, off in zip(docs, token_offsets)]) if docs else np.zeros(0, np.int64)
         self.structured = [d.structured for d in docs]
+        self.any_structured = any(self.structured)
+        self.passage_structured = np.asarray(self.structured, dtype=bool)[self.passage_source] if n_docs else np.zeros(0, bool)
+        self.source_codes: dict[str, list[int]] = {}
+        for i, s in enumerate(sources):
+            self.source_codes.setdefault(s.source_id, []).append(i)
 
         post_tokens = cat([d.post_tokens for d in docs]) if docs else np.zeros(0, np.int32)
         post_passages = cat([d.post_passages.astype(np.int32) + np.int32(off) for d, off in zip(docs, passage_offsets)]) if docs else np.zeros(0, np.int32)

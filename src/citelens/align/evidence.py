@@ -155,7 +155,7 @@ class SupportDraft:
 def draft_citation(corpus: PreparedCorpus, p: int, hit: Hit, scored: Scored, spans: list[tuple[int, int]], lexical: float, embedding: float) -> CitationDraft:
     source = corpus.sources[corpus.passage_source[p]]
     return CitationDraft(
-        scored.score, source.source_id, source.source_index, p,
+        float(scored.score), source.source_id, source.source_index, p,
         min(s for s, _ in spans), max(e for _, e in spans), spans, hit, scored, lexical, embedding,
     )
 

@@ -98,7 +98,7 @@ def _support_entry(corpus: PreparedCorpus, p: int, score: float, lexical: float,
     """A support candidate as a tuple that sorts in the reference's support order."""
     source = corpus.sources[corpus.passage_source[p]]
     start = source.base_offset + int(corpus.passage_starts[p])
-    return (-score, source.source_index, start, p, lexical, embedding)
+    return (-float(score), source.source_index, start, p, float(lexical), float(embedding))
 
 
 
@@ -154,18 +154,22 @@ def search_span(ctx: SpanContext, text: str, answer_ids: list[int], query_vector
     out = _Outcome([], [])
     if answer_ids and corpus.num_passages:
         lex = match_passages(corpus, answer_ids, ctx.stop_ids, ctx.has_vocab)
-        selected = [(int(p), 0.0, float(lex.score[p])) for p in top_lexical(corpus, lex.score, cfg.max_candidates_lexical)]
+        ps = top_lexical(corpus, lex.score, cfg.max_candidates_lexical)
+        lexical = lex.score[ps]
+        emb = np.zeros(ps.shape[0])
         if ctx.embedding_index is not None and query_vector is not None and cfg.max_candidates_embedding > 0:
-            chosen = {p: (e, s) for p, e, s in selected}
+            chosen = {int(p): (0.0, float(s)) for p, s in zip(ps.tolist(), lexical.tolist())}
             for p, sim in ctx.embedding_index.top_k(query_vector, cfg.max_candidates_embedding):
                 chosen[p] = (sim, chosen.get(p, (0.0, 0.0))[1])
-            selected = [(p, e, s) for p, (e, s) in chosen.items()]
             src = corpus.passage_source_index
-            selected.sort(key=lambda x: (-max(x[1], x[2]), int(src[x[0]]), x[0]))
+            ordered = sorted(chosen.items(), key=lambda x: (-max(x[1]), int(src[x[0]]), x[0]))
+            ps = np.asarray([p for p, _ in ordered], dtype=np.int64)
+            emb = np.asarray([v[0] for _, v in ordered])
+            lexical = np.asarray([v[1] for _, v in ordered])
         if cfg.max_candidates_total > 0:
-            selected = selected[: cfg.max_candidates_total]
-        if selected:
-            _align_selected(ctx, text, answer_ids, selected, lex, out)
+            ps, emb, lexical = ps[: cfg.max_candidates_total], emb[: cfg.max_candidates_total], lexical[: cfg.max_candidates_total]
+        if ps.size:
+            _align_selected(ctx, text, answer_ids, ps, emb, lexical, lex, out)
     drafts = rank_citations(out.citations, cfg)
     citations = [make_citation(corpus, d) for d in drafts]
     passage = corpus.passage_text(drafts[0].candidate_index) if drafts else ""
@@ -175,20 +179,18 @@ def search_span(ctx: SpanContext, text: str, answer_ids: list[int], query_vector
     return citations, [make_support(corpus, d) for d in drafts_support], status
 
 
-def _align_selected(ctx, text, answer_ids, selected, lex, out: _Outcome) -> None:
+def _align_selected(ctx, text, answer_ids, ps, emb_arr, lexical_arr, lex, out: _Outcome) -> None:
     cfg, corpus = ctx.cfg, ctx.corpus
     m = len(answer_ids)
-    ps = np.asarray([p for p, _, _ in selected], dtype=np.int64)
-    emb = np.asarray([e for _, e, _ in selected])
-    lexical = np.asarray([s for _, _, s in selected])
-    coverage = lex.content_coverage[ps]
-    structured = any(corpus.structured[corpus.passage_source[p]] for p in ps.tolist())
+    emb = emb_arr.tolist()
+    lexical = lexical_arr.tolist()
+    coverage = lex.content_coverage[ps].tolist()
+    structured = corpus.any_structured and bool(corpus.passage_structured[ps].any())
 
     if structured or not _can_skip(cfg, ctx):
-        todo = list(range(len(ps)))
         hits = _hits(ctx, answer_ids, ps.tolist())
         cited = set()
-        for k, hit in zip(todo, hits):
+        for k, hit in enumerate(hits):
             if _evaluate(ctx, int(ps[k]), hit, answer_ids, lexical[k], emb[k], coverage[k], out):
                 cited.add(int(ps[k]))
         if structured:
@@ -197,7 +199,7 @@ def _align_selected(ctx, text, answer_ids, selected, lex, out: _Outcome) -> None
 
     w = cfg.weights
     shared = lex.shared[ps]
-    bound = (w.alignment + w.answer_coverage) * shared / m + w.evidence_coverage + w.lexical * lexical + _EPS
+    bound = (w.alignment + w.answer_coverage) * shared / m + w.evidence_coverage + w.lexical * lexical_arr + _EPS
     floor = cfg.min_answer_coverage
     certain = (
         cfg.min_alignment_score <= cfg.match_score
@@ -205,14 +207,13 @@ def _align_selected(ctx, text, answer_ids, selected, lex, out: _Outcome) -> None
         and cfg.min_final_score <= 0.0
     )
     klass = np.full(len(ps), _UNKNOWN, dtype=np.int8)
-    klass[(coverage <= 0.0) | ((coverage < floor) & (shared / m < floor))] = _SUPPORT
+    cov = lex.content_coverage[ps]
+    klass[(cov <= 0.0) | ((cov < floor) & (shared / m < floor))] = _SUPPORT
     if certain:
-        klass[(coverage > 0.0) & (coverage >= floor)] = _CITATION
+        klass[(cov > 0.0) & (cov >= floor)] = _CITATION
 
     sources = corpus.sources
-    codes: dict[str, list[int]] = {}
-    for i, s in enumerate(sources):
-        codes.setdefault(s.source_id, []).append(i)
+    codes = corpus.source_codes
     source_code = corpus.passage_source[ps]
 
     # Support-only passages need just (score, matches) when the evidence-coverage weight
@@ -221,6 +222,9 @@ def _align_selected(ctx, text, answer_ids, selected, lex, out: _Outcome) -> None
     positions: dict[int, list[int]] = {}
     for i, t in enumerate(answer_ids):
         positions.setdefault(t, []).append(i)
+    # A passage that contains the whole answer verbatim aligns to its first occurrence.
+    verbatim = cfg.mismatch_score < 0 and cfg.gap_score < 0
+    needle = np.asarray(answer_ids, dtype=np.int32).tobytes()
 
     order = np.argsort(-bound, kind="stable")
     remaining = order
@@ -246,10 +250,27 @@ def _align_selected(ctx, text, answer_ids, selected, lex, out: _Outcome) -> None
                     scored = score_hit(Hit(found[0], 0, 1, 0, 1, found[1]), m, lexical[k_], emb[k_], cfg)
                     out.support.append(_support_entry(corpus, p, scored.score, lexical[k_], emb[k_]))
                     continue
+            if verbatim and shared[k_] >= m:
+                at = _first_occurrence(needle, corpus.passage_tokens(p))
+                if at >= 0:
+                    ctx.alignments += 1
+                    blocks = [(at, at + m)] if cfg.multi_span_evidence else []
+                    hit = Hit(cfg.match_score * m, at, at + m, 0, m, m, blocks)
+                    _evaluate(ctx, p, hit, answer_ids, lexical[k_], emb[k_], coverage[k_], out)
+                    continue
             aligned.append(k_)
         if aligned:
             for k_, hit in zip(aligned, _hits(ctx, answer_ids, ps[aligned].tolist())):
                 _evaluate(ctx, int(ps[k_]), hit, answer_ids, lexical[k_], emb[k_], coverage[k_], out)
+
+
+def _first_occurrence(needle: bytes, tokens: np.ndarray) -> int:
+    """Token index of the first occurrence of the answer's token bytes, or -1."""
+    hay = tokens.astype(np.int32, copy=False).tobytes()
+    at = hay.find(needle)
+    while at >= 0 and at % 4:
+        at = hay.find(needle, at + 1)
+    return at // 4 if at >= 0 else -1
 
 
 def _retry_structured(ctx, text, ps, emb, lexical, cited, out: _Outcome) -> None:
