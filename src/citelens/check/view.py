@@ -26,12 +26,13 @@ _FITS: dict[str, frozenset[str]] = {
     "none": frozenset(SHAPE_ORDER),
     "empty": frozenset({"neuclir", "rag24"}),
     "neuclir": frozenset({"neuclir"}),
+    "digits": frozenset({"neuclir", "rag24"}),  # ["0", "2"]: doc ids, or indices after coercion
     "ragtime": frozenset({"ragtime"}),
     "rag24": frozenset({"rag24"}),
     "ragtime_bad": frozenset(),
     "invalid": frozenset(),
 }
-FAMILY = {"neuclir": "neuclir", "rag24": "rag24", "ragtime": "ragtime", "ragtime_bad": "ragtime"}
+FAMILY = {"neuclir": "neuclir", "digits": "neuclir", "rag24": "rag24", "ragtime": "ragtime", "ragtime_bad": "ragtime"}
 SHAPE_NAMES = {
     "rag24": "integer indices into `references`",
     "neuclir": "a list of doc ids",
@@ -78,7 +79,7 @@ def citation_kind(citations: Any) -> str:
         if not citations:
             return "empty"
         if all(isinstance(c, str) for c in citations):
-            return "neuclir"
+            return "digits" if all(_INT_TEXT.match(c) for c in citations) else "neuclir"
         if all(is_int_like(c) for c in citations):
             return "rag24"
         return "invalid"
