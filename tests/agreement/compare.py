@@ -1,0 +1,214 @@
+"""Compare CiteLens's findings for a run file with autojudge-base 1.0.0's, line by line.
+
+Per report line the reference can load: our set of (code, severity) (minus structure
+codes, CiteLens-only codes and cross-report codes) must equal the reference's per-report
+(category, severity) set, computed with doc-id patterns matched against the whole id.
+Per line it cannot load: at least one `error` from us. Over the loadable reports of the
+file: the same cross-report categories, about the same topics.
+
+The two documented deviations are computed, not ignored: `docid_prefix` (the reference's
+unanchored `re.match` gives a different set) and `coercion` (a rag24 index or ragtime
+score that pydantic coerces: we compare our rules on the coerced value with the
+reference, and separately record what the raw value adds).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from citelens.check import Checker, check_report
+from citelens.check.view import ReportView, is_int_like
+from citelens.specs import get_spec
+from citelens.specs.model import FILE_CODES, STRUCTURE_CODES
+
+from agreement import reference as R
+
+CITELENS_ONLY = ("citation_duplicate", "response_length", "metadata_value", "id_type", "run_consistency")
+EXCLUDED = frozenset(STRUCTURE_CODES + CITELENS_ONLY + FILE_CODES)
+COVERAGE_CODES = ("duplicate_topics", "missing_topics", "new_topics", "narrative")
+
+
+@dataclass
+class Mismatch:
+    kind: str  # "per_report" | "unloadable_no_error" | "schema_on_loadable" | "coverage"
+    spec: str
+    line: int | None
+    ours: Any
+    ref: Any
+    text: str = ""
+
+    def __str__(self) -> str:
+        return (f"[{self.kind}] {self.spec} line {self.line}: ours={sorted(self.ours) if isinstance(self.ours, set) else self.ours} "
+                f"ref={sorted(self.ref) if isinstance(self.ref, set) else self.ref}\n    {self.text[:400]}")
+
+
+@dataclass
+class Outcome:
+    lines: int = 0
+    loadable: int = 0
+    unloadable: int = 0
+    compared: int = 0  # per-report set comparisons
+    deviations: Counter = field(default_factory=Counter)  # documented, computed
+    mismatches: list[Mismatch] = field(default_factory=list)
+    categories: Counter = field(default_factory=Counter)  # reference categories seen (coverage of the test)
+
+    def merge(self, other: "Outcome") -> None:
+        self.lines += other.lines
+        self.loadable += other.loadable
+        self.unloadable += other.unloadable
+        self.compared += other.compared
+        self.deviations.update(other.deviations)
+        self.categories.update(other.categories)
+        self.mismatches.extend(other.mismatches)
+
+
+def _coerce(value: dict, spec) -> dict | None:
+    """The report with the rag24 indices and ragtime scores that pydantic coerces replaced
+    by their coerced numbers (None when nothing is coerced)."""
+    view = ReportView.build(value, spec)
+    changed = False
+    out = json.loads(json.dumps(value, allow_nan=True))
+    sentences = out.get(view.sentences_ptr[1:])
+    for i, s in enumerate(view.sentences or []):
+        if not isinstance(s, dict):
+            continue
+        cits = s.get("citations")
+        shape = view.sentence_shape(i)
+        if shape == "rag24" and isinstance(cits, list):
+            new = []
+            for c in cits:
+                if is_int_like(c) and (isinstance(c, bool) or not isinstance(c, int)):
+                    c, changed = int(float(c)) if not isinstance(c, str) else int(c), True
+                new.append(c)
+            sentences[i]["citations"] = new
+        elif shape == "ragtime" and isinstance(cits, dict):
+            new_d = {}
+            for d, sc in cits.items():
+                if isinstance(sc, (bool, str)):
+                    sc, changed = float(sc), True
+                new_d[d] = sc
+            sentences[i]["citations"] = new_d
+    return out if changed else None
+
+
+class Topics(dict):
+    """topic id -> an object with .id, .text, .limit (what the Checker reads)."""
+
+    @classmethod
+    def from_requests(cls, requests: dict) -> "Topics":
+        from types import SimpleNamespace
+
+        return cls({tid: SimpleNamespace(id=tid, text=q.title, limit=q.limit) for tid, q in requests.items()})
+
+
+def _by_line(result) -> tuple[dict[int, list], list]:
+    per_line: dict[int, list] = {}
+    for f in result.findings:
+        per_line.setdefault(result.line_index.position(f.start)[0], []).append(f)
+    return per_line, result.findings
+
+
+def compare_lines(lines: list[str], spec_id: str, requests: dict | None, *, loaded: list | None = None,
+                  values: list | None = None, check_coverage: bool = True) -> Outcome:
+    """Compare one run (its JSONL lines) under one spec, with or without topics.
+
+    `loaded`/`values`: the reference Report (or None) and json value of each line, when
+    the caller has them already (they do not depend on the spec)."""
+    out = Outcome()
+    spec = get_spec(spec_id)
+    topics = Topics.from_requests(requests) if requests else None
+    checker = Checker(spec, topics)
+    text = "\n".join(lines) + "\n"
+    result = checker.check_text(text, f"<{spec_id}>")
+    per_line, _ = _by_line(result)
+    if loaded is None:
+        loaded = [R.load_line(line) if line.strip() else None for line in lines]
+    if values is None:
+        values = []
+        for line in lines:
+            try:
+                values.append(json.loads(line))
+            except ValueError:
+                values.append(None)
+    for n, line in enumerate(lines):
+        if not line.strip():
+            continue
+        out.lines += 1
+        ours_all = per_line.get(n, [])
+        report = loaded[n]
+        if report is None:
+            out.unloadable += 1
+            if not any(f.severity == "error" for f in ours_all):
+                out.mismatches.append(Mismatch("unloadable_no_error", spec_id, n + 1,
+                                               {(f.code, f.severity) for f in ours_all}, "unloadable", line))
+            continue
+        out.loadable += 1
+        schema = [f for f in ours_all if f.code == "schema"]
+        if schema:
+            out.mismatches.append(Mismatch("schema_on_loadable", spec_id, n + 1,
+                                           {f.message for f in schema}, "loads", line))
+        ours = {(f.code, f.severity) for f in ours_all if f.code not in EXCLUDED}
+        ref = R.report_categories(report, spec_id, requests)
+        ref_prefix = R.report_categories(report, spec_id, requests, anchored=False)
+        out.categories.update(c for c, _ in ref)
+        if ref_prefix != ref:
+            # documented: the reference matches doc ids only at the start
+            assert ref_prefix <= ref and {c for c, _ in ref - ref_prefix} == {"docid_pattern"}, (ref, ref_prefix)
+            out.deviations["docid_prefix"] += 1
+        out.compared += 1
+        if ours == ref:
+            continue
+        coerced = _coerce(values[n], spec) if isinstance(values[n], dict) else None
+        if coerced is not None:
+            request = topics.get(ReportView.build(coerced, spec).topic_id or "") if topics else None
+            ours_coerced = {(f.code, f.severity) for f in check_report(coerced, spec, request)
+                            if f.code not in EXCLUDED}
+            if ours_coerced == ref:
+                # documented: we read the raw token (a "1" is not an index, so the
+                # reference it would name is also uncited); the reference coerces first
+                out.deviations["coercion"] += 1
+                out.deviations.update(f"coercion:{c}" for c in sorted({c for c, _ in ours ^ ref}))
+                continue
+        out.mismatches.append(Mismatch("per_report", spec_id, n + 1, ours ^ ref,
+                                       f"ours-ref={sorted(ours - ref)} ref-ours={sorted(ref - ours)}", line))
+    if check_coverage:
+        _compare_coverage(checker, lines, loaded, spec_id, requests, out)
+    return out
+
+
+def _compare_coverage(checker: Checker, lines, loaded, spec_id, requests, out: Outcome) -> None:
+    """Cross-report categories over the loadable reports only (the reference drops the
+    others; we check them too, so compare on the same set of reports)."""
+    kept = [line for line, r in zip(lines, loaded) if r is not None]
+    reports = [r for r in loaded if r is not None]
+    if not reports:
+        return
+    # the same Checker: its per-line cache makes this a cross-report pass only
+    result = checker.check_text("\n".join(kept) + "\n", "<coverage>")
+    ours = {(f.code, f.severity) for f in result.findings if f.code in COVERAGE_CODES}
+    ref = R.coverage_categories(reports, spec_id, requests)
+    out.categories.update(c for c, _ in ref)
+    if ours != ref:
+        out.mismatches.append(Mismatch("coverage", spec_id, None, ours, ref))
+        return
+    ours_topics: dict[str, set[str]] = {}
+    for f in result.findings:
+        if f.code == "missing_topics":
+            ours_topics.setdefault(f.code, set()).update(f.data.get("missing", ()))
+        elif f.code in COVERAGE_CODES:
+            ours_topics.setdefault(f.code, set()).add(f.topic_id)
+    for code, ids in R.coverage_topics(reports, spec_id, requests).items():
+        if ours_topics.get(code, set()) != ids:
+            out.mismatches.append(Mismatch("coverage_topics", spec_id, None, {code: sorted(ours_topics.get(code, set()) - ids)},
+                                           {code: sorted(ids - ours_topics.get(code, set()))}))
+
+
+def write_requests(path: Path, topics: list[dict]) -> dict:
+    from agreement.generate import topics_jsonl
+
+    path.write_text(topics_jsonl(topics), encoding="utf-8")
+    return R.load_requests(path)

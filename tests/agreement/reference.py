@@ -1,0 +1,131 @@
+"""autojudge-base 1.0.0 as the agreement oracle: per-report and cross-report finding
+categories, captured from the library's own rule engine, offline.
+
+`TrackSpecVerification._add(category, message)` is the one place every per-report
+finding passes through; a subclass records the category there (the library's
+`ReportVerification.spec_compliant` re-labels them all "spec"). The cross-report
+categories come from `ReportVerification(...).coverage()` unchanged.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import sys
+from functools import cache
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, Iterable
+
+NLTK_STUB = Path(__file__).parents[1] / "fixtures" / "nltk_data"
+
+#: spec ids CiteLens shares with autojudge-base 1.0.0
+SHARED_SPECS = ("rag26", "rag25", "rag25-autojudge", "ragtime25", "ragtime26", "dragun25", "kiddie")
+
+
+def ensure_nltk_stub() -> Path:
+    """The tiny NLTK data dir the reference needs at import (punkt present, a few
+    stopwords); created if another helper has not made it yet (identical content)."""
+    stop = NLTK_STUB / "corpora" / "stopwords" / "english"
+    punkt = NLTK_STUB / "tokenizers" / "punkt" / "README"
+    if not stop.exists():
+        stop.parent.mkdir(parents=True, exist_ok=True)
+        stop.write_text("a\nan\nthe\nof\nand\n", encoding="utf-8")
+    if not punkt.exists():
+        punkt.parent.mkdir(parents=True, exist_ok=True)
+        punkt.write_text("Empty stand-in so that nltk.data.find('tokenizers/punkt') succeeds offline.\n",
+                         encoding="utf-8")
+    return NLTK_STUB
+
+
+def _refuse_download(*_a: Any, **_k: Any) -> bool:
+    raise RuntimeError("the agreement oracle must not download NLTK data")
+
+
+@cache
+def ref() -> SimpleNamespace:
+    """The reference modules, imported offline."""
+    os.environ.setdefault("NLTK_DATA", str(ensure_nltk_stub()))
+    import nltk
+
+    nltk.download = _refuse_download
+    if str(NLTK_STUB) not in nltk.data.path:
+        nltk.data.path.insert(0, str(NLTK_STUB))
+    from autojudge_base import report, report_spec_verification, report_verification, request, track_spec
+
+    class Recording(report_spec_verification.TrackSpecVerification):
+        def __init__(self, *a: Any, **k: Any):
+            super().__init__(*a, **k)
+            self.categories: list[str] = []
+
+        def _add(self, category: str, message: str) -> None:
+            self.categories.append(category)
+            super()._add(category, message)
+
+    return SimpleNamespace(report=report, request=request, track_spec=track_spec,
+                           verification=report_verification, Recording=Recording)
+
+
+def load(value: Any):
+    """The reference `Report` for a decoded line, or None when the library cannot load it."""
+    from pydantic import ValidationError
+
+    try:
+        return ref().report.Report.model_validate(value)
+    except (ValidationError, ValueError, TypeError, RuntimeError, AttributeError, KeyError):
+        return None
+
+
+def load_line(line: str):
+    try:
+        value = json.loads(line)
+    except ValueError:
+        return None
+    return load(value)
+
+
+@cache
+def spec(spec_id: str, anchored: bool = True):
+    """The library's spec; `anchored` matches doc ids against the WHOLE id (CiteLens's
+    documented deviation) by wrapping the pattern, since the library uses `re.match`."""
+    s = ref().track_spec.get_spec(spec_id)
+    if anchored and s.docid_pattern:
+        s = dataclasses.replace(s, docid_pattern=f"(?:{s.docid_pattern})\\Z")
+    return s
+
+
+def report_categories(report, spec_id: str, requests: dict | None, anchored: bool = True) -> set[tuple[str, str]]:
+    """(category, severity) of every per-report finding, as ReportVerification computes it."""
+    sp = spec(spec_id, anchored)
+    request = (requests or {}).get(str(report.metadata.topic_id))
+    v = ref().Recording(report, sp, request=request).run()
+    return {(c, "warning" if c in sp.smells else "error") for c in v.categories}
+
+
+def coverage_categories(reports: Iterable, spec_id: str, requests: dict | None) -> set[tuple[str, str]]:
+    v = ref().verification.ReportVerification(list(reports), spec(spec_id), requests=requests or {})
+    v.coverage()
+    return {(f.category, f.severity) for f in v.findings}
+
+
+def coverage_topics(reports: list, spec_id: str, requests: dict | None) -> dict[str, set[str]]:
+    """Which topic ids each cross-report category is about, from the reference's own
+    normalised topic ids (the library's messages compress them into ranges)."""
+    from collections import Counter
+
+    ids = [str(r.metadata.topic_id) for r in reports]
+    expected = {tid: getattr(q, "title", None) for tid, q in (requests or {}).items()}
+    out = {"duplicate_topics": {t for t, c in Counter(ids).items() if c > 1}}
+    if requests:
+        out["missing_topics"] = set(expected) - set(ids)
+        out["new_topics"] = set(ids) - set(expected)
+        if spec(spec_id).require_exact_narrative:
+            out["narrative"] = {str(r.metadata.topic_id) for r in reports
+                                if str(r.metadata.topic_id) in expected
+                                and r.metadata.narrative != expected[str(r.metadata.topic_id)]}
+    return out
+
+
+def load_requests(path: Path) -> dict:
+    return {str(q.request_id): q for q in ref().request.load_requests_from_file(path)}
