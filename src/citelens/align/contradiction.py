@@ -13,7 +13,6 @@ import unicodedata
 
 _NEGATION = re.compile(r"\b(?:not|never|no|neither|nor|nobody|nothing|nowhere|cannot)\b|n't\b")
 _NUMBER = re.compile(r"\b\d+(?:[.,]\d+)*")
-_TRAILING_PUNCT = re.compile(r"[.,;:!?]+$")
 
 _SLOT_FILLERS = frozenset(
     {"a", "an", "the", "of", "in", "on", "at", "to", "for", "with", "by", "from", "and", "or",
@@ -54,7 +53,7 @@ def entities_in(text: str) -> list[str]:
     """Capitalised words (lowercased), skipping a sentence-initial function word."""
     out: list[str] = []
     for position, word in enumerate(unicodedata.normalize("NFKC", text).split()):
-        word = _TRAILING_PUNCT.sub("", word)
+        word = word.rstrip(".,;:!?")
         if len(word) < 2 or not word[0].isupper():
             continue
         if position == 0 and word.lower() in _NOT_ENTITIES_AT_START:
@@ -78,8 +77,13 @@ def entities_swapped(answer: str, evidence: str) -> bool:
     return bool(mine and theirs and (mine - theirs) and (theirs - mine))
 
 
+_ANY_MARKER = re.compile("|".join(f"(?:{m.pattern})|(?:{o.pattern})" for m, o in _OPPOSITES))
+
+
 def opposite_markers(answer: str, evidence: str) -> bool:
     a, e = answer.lower(), evidence.lower()
+    if not (_ANY_MARKER.search(a) and _ANY_MARKER.search(e)):
+        return False
     for marker, opposite in _OPPOSITES:
         if (marker.search(e) and opposite.search(a)) or (opposite.search(e) and marker.search(a)):
             return True

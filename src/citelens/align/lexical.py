@@ -27,11 +27,21 @@ STOPWORDS = frozenset(
 )
 
 
+_STOP_CACHE: dict[int, tuple[int, frozenset[int]]] = {}
+
+
 def stopword_ids(vocab: Mapping[str, int] | None) -> frozenset[int]:
-    """Ids of the stopwords present in a tokenizer vocabulary."""
+    """Ids of the stopwords present in a tokenizer vocabulary (cached per vocabulary size)."""
     if not vocab:
         return frozenset()
-    return frozenset(int(vocab[w]) for w in STOPWORDS if w in vocab)
+    cached = _STOP_CACHE.get(id(vocab))
+    if cached is not None and cached[0] == len(vocab):
+        return cached[1]
+    ids = frozenset(int(vocab[w]) for w in STOPWORDS if w in vocab)
+    if len(_STOP_CACHE) > 64:
+        _STOP_CACHE.clear()
+    _STOP_CACHE[id(vocab)] = (len(vocab), ids)
+    return ids
 
 
 def content_coverage(answer_ids, passage_ids, stop_ids: frozenset[int]) -> float:

@@ -226,6 +226,10 @@ def _align_selected(ctx, text, answer_ids, ps, emb_arr, lexical_arr, lex, out: _
     verbatim = cfg.mismatch_score < 0 and cfg.gap_score < 0
     needle = np.asarray(answer_ids, dtype=np.int32).tobytes()
 
+    keep_support = max(1, cfg.max_retrieval_support)
+    floor_heap: list[float] = []
+    seen_support = 0
+
     order = np.argsort(-bound, kind="stable")
     remaining = order
     batch = 16
@@ -244,6 +248,13 @@ def _align_selected(ctx, text, answer_ids, ps, emb_arr, lexical_arr, lex, out: _
         for k_ in now.tolist():
             p = int(ps[k_])
             if chains and klass[k_] == _SUPPORT:
+                while seen_support < len(out.support):  # keep the support floor current
+                    heapq.heappush(floor_heap, -out.support[seen_support][0])
+                    if len(floor_heap) > keep_support:
+                        heapq.heappop(floor_heap)
+                    seen_support += 1
+                if len(floor_heap) >= keep_support and bound[k_] < floor_heap[0]:
+                    continue  # cannot enter the support list any more
                 found = best_chain(positions, corpus.passage_tokens(p).tolist(), cfg.match_score, cfg.mismatch_score, cfg.gap_score)
                 if found is not None:
                     ctx.alignments += 1
