@@ -110,7 +110,8 @@ def test_user_toml_file_with_one_spec_shows_it(capsys, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("text, where, reason", [
-    ("specs:\n  x:\n    extends: rag26\n    smells: [empty_answer, lenght]\n", ":4:", "unknown smell category 'lenght'"),
+    ("specs:\n  x:\n    extends: rag26\n    smells: [empty_answer, lenght]\n", ":4:",
+     "unknown smell category 'lenght'"),
     ("specs:\n  x:\n    extends: rag99\n", ":3:", "extends unknown spec 'rag99'"),
     ("specs:\n  x:\n    extends: rag26\n    length_unit: tokens\n", ":4:", "length_unit = 'tokens' is not one of"),
     ("specs:\n  x: [1, 2\n", ":", "not valid YAML"),

@@ -142,7 +142,7 @@ def parse_rule_file(text: str, module: str) -> dict[str, RuleDoc]:
                 raise CatalogError(f"{where}: {code}: unknown subsection {sub.group(1)!r}")
             stop = subs[k + 1].start() if k + 1 < len(subs) else len(section)
             parts[name] = section[sub.end():stop].strip()
-        missing = [title for title, name in SECTIONS.items() if not parts.get(name)]
+        missing = [title.capitalize() for title, name in SECTIONS.items() if not parts.get(name)]
         if not summary_text:
             missing.insert(0, "summary")
         if missing:
