@@ -1,0 +1,173 @@
+"""`citelens align`: the evidence for each answer sentence in a set of source documents.
+
+Exit 0 when the alignment ran (whatever the statuses), 2 for usage and I/O problems
+(one line on stderr naming the file and line).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from citelens.cli import EXIT_OK, EXIT_USAGE
+
+PRESETS = ("balanced", "strict", "permissive", "fast")
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    answer = p.add_mutually_exclusive_group(required=True)
+    answer.add_argument("--answer", metavar="TEXT", help="the answer text")
+    answer.add_argument("--answer-file", metavar="FILE", help="read the answer from FILE ('-' for stdin)")
+    p.add_argument("--sources", required=True, metavar="SOURCES.jsonl",
+                   help="JSON lines, one source per line: {\"id\": ..., \"text\": ...}")
+    p.add_argument("--config", choices=PRESETS, default="balanced", help="threshold preset (default: balanced)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+
+
+class InputError(Exception):
+    """A problem with the user's input, reported as one line and exit 2."""
+
+
+def read_answer(args) -> str:
+    if args.answer is not None:
+        return args.answer
+    if args.answer_file == "-":
+        return sys.stdin.read()
+    try:
+        with open(args.answer_file, encoding="utf-8") as fh:
+            return fh.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{args.answer_file}: cannot read the answer: {_reason(exc)}") from None
+
+
+def _reason(exc: Exception) -> str:
+    return exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+
+
+def read_sources(path: str) -> list:
+    """``SourceDocument`` per JSONL line; blank lines are skipped."""
+    from citelens.align.models import SourceDocument
+
+    try:
+        fh = open(path, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read the sources: {_reason(exc)}") from None
+    sources = []
+    with fh:
+        try:
+            for number, line in enumerate(fh, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    item = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise InputError(f"{path}:{number}: not valid JSON ({exc.msg}, column {exc.colno})") from None
+                if not isinstance(item, dict):
+                    raise InputError(f"{path}:{number}: expected a JSON object with \"id\" and \"text\"")
+                doc_id, text = item.get("id"), item.get("text")
+                if not isinstance(doc_id, (str, int)) or isinstance(doc_id, bool):
+                    raise InputError(f"{path}:{number}: \"id\" must be a string or a number")
+                if not isinstance(text, str):
+                    raise InputError(f"{path}:{number}: \"text\" must be a string")
+                sources.append(SourceDocument(id=str(doc_id), text=text))
+        except UnicodeDecodeError as exc:
+            raise InputError(f"{path}: not UTF-8 text ({exc.reason})") from None
+    if not sources:
+        raise InputError(f"{path}: no sources (expected JSON lines with \"id\" and \"text\")")
+    return sources
+
+
+# -- text output ----------------------------------------------------------------
+
+_STATUS_COLOUR = {"supported": "32", "partial": "33", "unsupported": "31"}
+
+
+class _Style:
+    def __init__(self, colour: bool) -> None:
+        self.colour = colour
+
+    def paint(self, text: str, code: str) -> str:
+        return f"\x1b[{code}m{text}\x1b[0m" if self.colour else text
+
+    def matched(self, text: str) -> str:
+        return self.paint(text, "1;32") if self.colour else f"[[{text}]]"
+
+
+def mark_matches(evidence: str, answer_words: set[str], style: _Style) -> str:
+    """The evidence with runs of words that also occur in the answer marked."""
+    from citelens.align.tokenizer import normalize_token, token_spans
+
+    runs: list[list[int]] = []
+    for start, end in token_spans(evidence):
+        if normalize_token(evidence[start:end]) not in answer_words:
+            continue
+        if runs and not evidence[runs[-1][1] : start].strip(" ,;:-'\u2019\"()"):
+            runs[-1][1] = end
+        else:
+            runs.append([start, end])
+    out, pos = [], 0
+    for start, end in runs:
+        out.append(evidence[pos:start])
+        out.append(style.matched(evidence[start:end]))
+        pos = end
+    out.append(evidence[pos:])
+    return " ".join("".join(out).split())
+
+
+def render_text(results, style: _Style) -> str:
+    from citelens.align.hallucination import compute_hallucination_metrics
+    from citelens.align.tokenizer import normalize_token, token_spans
+
+    lines: list[str] = []
+    width = len(str(len(results)))
+    for number, sc in enumerate(results, start=1):
+        span = sc.answer_span
+        best = sc.citations[0].score if sc.citations else None
+        score = f"{best:.2f}" if best is not None else "  - "
+        status = style.paint(f"{sc.status:<11}", _STATUS_COLOUR[sc.status])
+        lines.append(f"{number:>{width}}  {status} {score}  {span.text}")
+        words = {normalize_token(span.text[s:e]) for s, e in token_spans(span.text)}
+        indent = " " * (width + 2)
+        for c in sc.citations:
+            pieces = [mark_matches(e.evidence, words, style) for e in sorted(c.evidence_spans, key=lambda e: e.char_start)]
+            evidence = " ... ".join(pieces) if pieces else mark_matches(c.evidence, words, style)
+            coverage = c.components.get("answer_coverage", 0.0)
+            lines.append(f"{indent}{c.source_id} [{c.char_start}:{c.char_end}] score {c.score:.2f} coverage {coverage:.0%}")
+            lines.append(f"{indent}  {evidence}")
+        if not sc.citations:
+            if sc.retrieval_support:
+                r = sc.retrieval_support[0]
+                lines.append(f"{indent}no evidence; nearest passage {r.source_id} [{r.passage_char_start}:{r.passage_char_end}] "
+                             f"shares words only (score {r.retrieval_score:.2f})")
+            else:
+                lines.append(f"{indent}no evidence in the sources")
+    metrics = compute_hallucination_metrics(results)
+    lines.append(
+        f"{metrics.num_spans} spans: {metrics.num_supported} supported, {metrics.num_partial} partial, "
+        f"{metrics.num_unsupported} unsupported; groundedness {metrics.groundedness_score:.2f}"
+    )
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    try:
+        answer = read_answer(args)
+        sources = read_sources(args.sources)
+    except InputError as exc:
+        print(f"citelens align: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+    from citelens.align import CitationConfig, align_citations
+
+    results = align_citations(answer, sources, config=CitationConfig.preset(args.config))
+    if args.format == "json":
+        print(json.dumps([sc.model_dump(mode="json") for sc in results], ensure_ascii=False, indent=2))
+    else:
+        colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+        if results:
+            print(render_text(results, _Style(colour)))
+        else:
+            print("the answer has no sentences to align")
+    return EXIT_OK
