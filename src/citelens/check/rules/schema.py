@@ -47,6 +47,9 @@ METADATA_FIELDS = {
     "request_id": ("str", False), "limit": ("int", False), "narrative": ("str", False),
     "run_desc": ("str", False), "evaldata": ("object", False),
 }
+# optional, but typed without None in the reference model (`topic_id: str = None`), so an
+# explicit null does not load there (nor does `"is_ragtime": null`)
+NOT_NULL_METADATA = frozenset({"topic_id", "creator", "extra"})
 # the flat 2024 format (layout "flat"): no metadata object
 FLAT_FIELDS = {
     "run_id": ("str", True), "topic_id": ("str_or_int", True), "topic": ("str", True),
@@ -69,7 +72,9 @@ RETRIEVED_FIELDS = {
 def _fields(view: ReportView, obj: dict, table: dict, base: tuple, where: str) -> None:
     for key, (type_name, required) in table.items():
         test, phrase = TYPES[type_name]
-        if key not in obj or (obj[key] is None and not required):
+        nullable = not required and (table is not REPORT_FIELDS or key != "is_ragtime") \
+            and (table is not METADATA_FIELDS or key not in NOT_NULL_METADATA)
+        if key not in obj or (obj[key] is None and nullable):
             if required and key not in obj:
                 view.add("schema", f"{where} has no {key!r} (required, {phrase})", *base, key,
                          target=Target.MISSING)
