@@ -425,6 +425,8 @@ def f_empty_answer(ctx, v):
 
 def f_sentence_key(ctx, v):
     key = _skey(v)
+    if key not in v:
+        return
     other = "answer" if key == "responses" else "responses"
     if ctx.rng.random() < 0.7:
         v[other] = v.pop(key)
