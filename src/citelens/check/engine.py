@@ -36,14 +36,18 @@ from citelens.specs.model import STRUCTURE_CODES, TrackSpec
 _PROBLEM_CODES = {"duplicate_key": "duplicate_key", "nonfinite": "json_syntax", "overflow": "json_syntax"}
 
 
-def run_rules(value: Any, spec: TrackSpec | None, request: TopicInfo | None = None) -> ReportView:
-    """All per-report rules, in the order autojudge-base applies them."""
+def run_rules(value: Any, spec: TrackSpec | None, request: TopicInfo | None = None,
+              topics: Mapping[str, TopicInfo] | None = None) -> ReportView:
+    """All per-report rules, in the order autojudge-base applies them. `request` is the
+    report's topic; or give `topics` and it is looked up by the report's topic id."""
     if not isinstance(value, dict):
         view = ReportView(value={}, spec=spec, request=request)
         kind = "a list" if isinstance(value, list) else type(value).__name__
         view.add("schema", f"a report must be a JSON object, not {kind}")
         return view
     view = ReportView.build(value, spec, request)
+    if request is None and topics and view.topic_id is not None:
+        view.request = topics.get(view.topic_id)
     check_schema(view)
     check_shapes(view)
     check_scores(view)
@@ -178,10 +182,7 @@ class Checker:
                 finding = replace(finding, fix=shift(repair, -base) if repair else None)
             out.append(finding)
         value = item.value
-        request = None
-        if self.topics and isinstance(value, dict):
-            request = self.topics.get(ReportView.build(value, self.spec).topic_id or "")
-        view = run_rules(value, self.spec, request)
+        view = run_rules(value, self.spec, topics=self.topics)
         if view.findings:
             node = item.node(text)
             for f in view.findings:

@@ -7,6 +7,7 @@ C); the positioned node tree is built only when something needs a position.
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -18,7 +19,7 @@ from citelens.source.line_index import LineIndex
 Layout = Literal["jsonl", "array", "object", "empty"]
 
 # numbers json.loads would turn into inf (or refuse): take the slow path for them
-_SUSPICIOUS_NUMBER = re.compile(r"\d[eE]\+?\d{3}|\d{300}")
+_SUSPICIOUS_NUMBER = re.compile(r"[:,\[]\s*-?\d+(?:\.\d+)?[eE]\+?\d{3}")
 _BLANK = re.compile(r"[ \t\n\r]*\Z")
 
 
@@ -108,10 +109,18 @@ def _fast_item(text: str, index: int, start: int, end: int) -> Item:
         flags.nonfinite = True
         return float(name)
 
+    def finite(literal: str) -> float:
+        value = float(literal)
+        if value in (math.inf, -math.inf):
+            flags.nonfinite = True
+        return value
+
     item = Item(index, start, end)
     try:
         item.value = json.loads(line, object_pairs_hook=pairs, parse_constant=constant)
-        if not (flags.dupes or flags.nonfinite or _SUSPICIOUS_NUMBER.search(line)):
+        if _SUSPICIOUS_NUMBER.search(line):  # maybe a float literal beyond the double range
+            json.loads(line, parse_float=finite)
+        if not (flags.dupes or flags.nonfinite):
             return item
     except (ValueError, RecursionError):
         pass

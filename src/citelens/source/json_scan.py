@@ -62,9 +62,32 @@ def parse(text: str, start: int = 0, end: int | None = None, *, trailing: bool =
     With `trailing`, stop after the value instead of requiring the end of the range
     (for reading the elements of a top-level array one by one)."""
     end = len(text) if end is None else end
+    if start == 0 and end == len(text):
+        return _parse(text, trailing)
+    # parse a copy of just this range (slicing the whole text per item would be quadratic)
+    try:
+        parsed = _parse(text[start:end], trailing)
+    except JsonSyntaxError as exc:
+        raise JsonSyntaxError(exc.message, exc.offset + start) from None
+    for node in parsed.node.walk():
+        node.start += start
+        node.end += start
+        for m in node.members:
+            m.key_start += start
+            m.key_end += start
+    for p in parsed.problems:
+        p.start += start
+        p.end += start
+        if p.first_key is not None:
+            p.first_key = (p.first_key[0] + start, p.first_key[1] + start)
+    parsed.end += start
+    return parsed
+
+
+def _parse(s: str, trailing: bool) -> Parsed:
+    end = len(s)
     problems: list[ValueProblem] = []
-    s = text[:end] if end < len(text) else text
-    pos = _WS.match(s, start).end()
+    pos = _WS.match(s, 0).end()
 
     # stack entries: [node, python_value, pending_key_or_None, key_span, seen_keys]
     stack: list[list] = []
