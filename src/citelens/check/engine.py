@@ -30,6 +30,7 @@ from citelens.check.rules.sentences import (
 )
 from citelens.check.view import ReportView, TopicInfo
 from citelens.source.document import Item, SourceFile, decode, read_source
+from citelens.source.json_locate import locate_in_text
 from citelens.source.json_nodes import locate
 from citelens.specs.model import STRUCTURE_CODES, TrackSpec
 
@@ -142,10 +143,9 @@ class Checker:
                 findings.append(finding.with_span(0, 1))
                 return
             item = by_index[index]
-            node = item.node(text)
-            start, end = locate(node, finding.pointer, finding.target)
+            start, end = _span(text, item, finding.pointer, finding.target)
             if self.fixes:
-                finding = self._with_fix(finding, node, ReportView.build(item.value, self.spec), 0)
+                finding = self._with_fix(finding, item.node(text), ReportView.build(item.value, self.spec), 0)
             findings.append(finding.with_span(start, end))
 
         check_coverage(facts, self.spec, self.topics, add)
@@ -155,6 +155,8 @@ class Checker:
 
     # --- one report -----------------------------------------------------------------
     def _item(self, text: str, item: Item) -> _ItemOutcome:
+        if not self._cache_size:
+            return self._check_item(text, item)
         key = text[item.start:item.end]
         hit = self._cache.get(key)
         if hit is not None:
@@ -184,11 +186,10 @@ class Checker:
         value = item.value
         view = run_rules(value, self.spec, topics=self.topics)
         if view.findings:
-            node = item.node(text)
             for f in view.findings:
-                start, end = locate(node, f.pointer, f.target)
+                start, end = _span(text, item, f.pointer, f.target)
                 if self.fixes:
-                    f = self._with_fix(f, node, view, base)
+                    f = self._with_fix(f, item.node(text), view, base)
                 out.append(f.with_span(start - base, end - base))
         facts = report_facts(0, view) if isinstance(value, dict) else None
         return _ItemOutcome(out, facts)
@@ -210,6 +211,16 @@ def _moved(f: Finding, by: int) -> Finding:
     from citelens.fixes.edits import shift
 
     return replace(f.with_span(f.start + by, f.end + by), fix=shift(f.fix, by))
+
+
+def _span(text: str, item: Item, pointer: str, target: str) -> tuple[int, int]:
+    """Where a finding about `pointer` goes: walked on the text (C scanners) unless the
+    item's node tree exists already; the same span either way (tests/agreement)."""
+    if item._node is None:
+        span = locate_in_text(text, item.start, pointer, target)
+        if span is not None:
+            return span
+    return locate(item.node(text), pointer, target)
 
 
 def _syntax(message: str, offset: int) -> Finding:

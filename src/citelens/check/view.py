@@ -28,11 +28,13 @@ _FITS: dict[str, frozenset[str]] = {
     "neuclir": frozenset({"neuclir"}),
     "digits": frozenset({"neuclir", "rag24"}),  # ["0", "2"]: doc ids, or indices after coercion
     "ragtime": frozenset({"ragtime"}),
+    "ragtime_lax": frozenset({"ragtime"}),  # scores pydantic coerces (numeric strings, booleans)
     "rag24": frozenset({"rag24"}),
     "ragtime_bad": frozenset(),
     "invalid": frozenset(),
 }
-FAMILY = {"neuclir": "neuclir", "digits": "neuclir", "rag24": "rag24", "ragtime": "ragtime", "ragtime_bad": "ragtime"}
+FAMILY = {"neuclir": "neuclir", "digits": "neuclir", "rag24": "rag24", "ragtime": "ragtime",
+          "ragtime_lax": "ragtime", "ragtime_bad": "ragtime"}
 SHAPE_NAMES = {
     "rag24": "integer indices into `references`",
     "neuclir": "a list of doc ids",
@@ -75,6 +77,14 @@ def is_number(x: Any) -> bool:
 def citation_kind(citations: Any) -> str:
     if citations is None:
         return "none"
+    t = type(citations)
+    if t is dict:  # the common ragtime case first: all real numbers
+        values = citations.values()
+        if all(type(v) is float or type(v) is int for v in values):
+            return "ragtime"
+    elif t is list and citations and all(type(c) is str for c in citations) \
+            and not any(c[:1] in "+-" or c[:1].isdigit() or c[:1].isspace() for c in citations):
+        return "neuclir"
     if isinstance(citations, list):
         if not citations:
             return "empty"
@@ -84,7 +94,7 @@ def citation_kind(citations: Any) -> str:
             return "rag24"
         return "invalid"
     if isinstance(citations, dict):
-        return "ragtime" if all(is_score_like(v) for v in citations.values()) else "ragtime_bad"
+        return "ragtime_lax" if all(is_score_like(v) for v in citations.values()) else "ragtime_bad"
     return "invalid"
 
 

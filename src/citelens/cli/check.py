@@ -59,7 +59,7 @@ class _Checkers:
             spec = resolve_spec(settings.spec) if settings.spec else None
             topics = load_topics(settings.topics) if settings.topics else None
             self._by_key[key] = Checker(spec, topics, strict=settings.strict, overrides=settings.severity,
-                                        fixes=self.fixes)
+                                        fixes=self.fixes, cache_size=0 if not self.fixes else 20000)
         return self._by_key[key]
 
 

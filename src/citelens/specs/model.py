@@ -83,9 +83,19 @@ class TrackSpec:
         anchors the start, so `shard_1_2junk` passes there; see README, deviations)."""
         return re.compile(self.docid_pattern) if self.docid_pattern else None
 
+    @cached_property
+    def _docid_verdicts(self) -> dict[str, bool]:
+        return {}
+
     def docid_ok(self, doc_id: str) -> bool:
-        rx = self.docid_regex
-        return rx is None or rx.fullmatch(doc_id) is not None
+        verdicts = self._docid_verdicts
+        ok = verdicts.get(doc_id)
+        if ok is None:
+            rx = self.docid_regex
+            ok = rx is None or rx.fullmatch(doc_id) is not None
+            if len(verdicts) < 200_000:  # doc ids repeat across reports; bound the memory
+                verdicts[doc_id] = ok
+        return ok
 
     def severity_of(self, code: str) -> str:
         return "warning" if code in self.smells else "error"

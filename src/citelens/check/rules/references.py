@@ -9,6 +9,27 @@ from citelens.check.rules.sentences import _collection, _example
 from citelens.check.view import ReportView
 
 
+def _first_citing_sentence(view: ReportView) -> dict[str, int]:
+    refs = view.references() or []
+    n = len(refs)
+    first: dict[str, int] = {}
+    for i, s in enumerate(view.sentences):
+        cits = s.get("citations") if type(s) is dict else None
+        if not cits:
+            continue
+        shape = view.sentence_shape(i)
+        if shape == "rag24" and type(cits) is list:
+            ids = [refs[c] for c in cits if type(c) is int and 0 <= c < n and type(refs[c]) is str]
+        elif shape in ("neuclir", "ragtime") and type(cits) in (list, dict):
+            ids = [d for d in cits if type(d) is str]
+        else:
+            continue
+        for d in ids:
+            if d not in first:
+                first[d] = i
+    return first
+
+
 def check_references(view: ReportView) -> None:
     spec = view.spec
     value = view.value
@@ -21,10 +42,7 @@ def check_references(view: ReportView) -> None:
         return
     raw = value.get("references")
     refs = raw if isinstance(raw, list) else None
-    cited: dict[str, tuple] = {}  # doc id -> where it is first cited
-    for i in range(len(view.sentences)):
-        for doc, tokens, target in view.cited_ids(i):
-            cited.setdefault(doc, (tokens, target))
+    cited = _first_citing_sentence(view)  # doc id -> sentence that first cites it
     if kind == "none":
         if refs:
             view.add("references_present", "this track uses no references list, but the report has "
@@ -58,7 +76,7 @@ def check_references(view: ReportView) -> None:
     uncited = [j for j, r in enumerate(refs) if isinstance(r, str) and r not in cited
                and seen.get(r) == j]
     for doc in undeclared:
-        tokens, target = cited[doc]
+        tokens, target = next((t, g) for d, t, g in view.cited_ids(cited[doc]) if d == doc)
         view.add("references_undeclared", f"{doc!r} is cited but not listed in references; "
                  "add it to the references list", *tokens, target=target, doc=doc)
     exact = kind == "cited_only"

@@ -157,6 +157,8 @@ def check_schema(view: ReportView) -> None:
         key = view.spec.sentences_key if view.spec is not None else "responses"
         view.add("schema", f"the report has no {key!r} list of sentences", key, target=Target.MISSING)
     for i, s in enumerate(view.sentences or []):
+        if type(s) is dict and type(s.get("text")) is str and len(s) <= 2 and (len(s) == 1 or "citations" in s):
+            continue  # the usual {"text", "citations"} sentence: nothing else to check
         if not isinstance(s, dict):
             view.add("schema", f"{view.sentences_ptr[1:]}[{i}] must be an object with 'text' and "
                      f"'citations', not {_show(s)}", *view.sptr(i))
