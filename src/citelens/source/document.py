@@ -18,8 +18,7 @@ from citelens.source.line_index import LineIndex
 
 Layout = Literal["jsonl", "array", "object", "empty"]
 
-# numbers json.loads would turn into inf (or refuse): take the slow path for them
-_SUSPICIOUS_NUMBER = re.compile(r"[:,\[]\s*-?\d+(?:\.\d+)?[eE]\+?\d{3}")
+_INFINITIES = (math.inf, -math.inf)
 _BLANK = re.compile(r"[ \t\n\r]*\Z")
 
 
@@ -111,15 +110,13 @@ def _fast_item(text: str, index: int, start: int, end: int) -> Item:
 
     def finite(literal: str) -> float:
         value = float(literal)
-        if value in (math.inf, -math.inf):
+        if value in _INFINITIES:  # a literal beyond the double range, e.g. 1e400
             flags.nonfinite = True
         return value
 
     item = Item(index, start, end)
     try:
-        item.value = json.loads(line, object_pairs_hook=pairs, parse_constant=constant)
-        if _SUSPICIOUS_NUMBER.search(line):  # maybe a float literal beyond the double range
-            json.loads(line, parse_float=finite)
+        item.value = json.loads(line, object_pairs_hook=pairs, parse_constant=constant, parse_float=finite)
         if not (flags.dupes or flags.nonfinite):
             return item
     except (ValueError, RecursionError):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from itertools import accumulate
 from typing import Literal
 
 Encoding = Literal["utf-32", "utf-16", "utf-8"]
@@ -21,7 +22,10 @@ class LineIndex:
 
     def __init__(self, text: str):
         self.text = text
-        self.starts = [0] + [m.end() for m in LINE_BREAK.finditer(text)]
+        if "\r" in text:
+            self.starts = [0] + [m.end() for m in LINE_BREAK.finditer(text)]
+        else:  # the common case, several times faster than the regex on big files
+            self.starts = [0, *accumulate(len(line) + 1 for line in text.split("\n"))][:-1]
 
     @property
     def line_count(self) -> int:
