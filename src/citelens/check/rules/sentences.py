@@ -66,21 +66,24 @@ def check_sentences(view: ReportView) -> None:
     refs = view.references() or []
     maxc = spec.max_citations_per_sentence
     accepted = spec.sentence_type
+    report_shape = view.shape
+    check_ids = spec.docid_regex is not None
     for i, s in enumerate(view.sentences):
-        if not isinstance(s, dict):
+        if type(s) is not dict:
             continue
-        shape = view.sentence_shape(i)
+        shape = report_shape if report_shape is not None else view.sentence_shape(i)
         if shape is not None and shape not in accepted:
             view.add("citation_format", f"{key}[{i}] cites with {SHAPE_NAMES[shape]} ({shape}), which "
                      f"this track does not accept; use " + " or ".join(
                          f"{SHAPE_NAMES[t]} ({t})" for t in accepted), *view.sptr(i, "citations"))
             continue
-        if blank(s.get("text")):
+        text = s.get("text")
+        if type(text) is not str or not text.strip():
             view.add("blank_sentence", f"{key}[{i}].text is blank; every sentence needs text "
                      "(drop the sentence or write it)", *view.sptr(i, "text"),
                      target=Target.VALUE if "text" in s else Target.MISSING)
         cits = s.get("citations")
-        n = len(cits) if isinstance(cits, (list, dict)) else 0
+        n = len(cits) if type(cits) is list or type(cits) is dict else 0
         if maxc is not None and n > maxc:
             view.add("citation_count", f"{key}[{i}] has {n} citations; the track allows at most {maxc} "
                      "per sentence", *view.sptr(i, "citations"), limit=maxc)
@@ -93,7 +96,7 @@ def check_sentences(view: ReportView) -> None:
                              f"the references list has {len(refs)} entries, so valid indices are "
                              + (f"0..{len(refs) - 1}" if refs else "none"),
                              *view.sptr(i, "citations", j))
-        if spec.docid_regex is not None and cits and not _all_ids_ok(spec, cits, shape, refs):
+        if check_ids and cits and not _all_ids_ok(spec, cits, shape, refs):
             for doc, tokens, target in view.cited_ids(i):
                 if not spec.docid_ok(doc):
                     view.add("docid_pattern", f"cited doc id {doc!r} is not a valid document id"
@@ -148,7 +151,8 @@ def check_structural(view: ReportView) -> None:
     for i, s in enumerate(view.sentences):
         if not isinstance(s, dict):
             continue
-        if blank(s.get("text")):
+        text = s.get("text")
+        if type(text) is not str or not text.strip():
             view.add("blank_sentence", f"{key}[{i}].text is blank; every sentence needs text",
                      *view.sptr(i, "text"), target=Target.VALUE if "text" in s else Target.MISSING)
         cits = s.get("citations")
