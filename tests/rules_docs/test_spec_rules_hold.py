@@ -31,8 +31,6 @@ RAGTIME_NO_CITATIONS_KEY = ('{"metadata":{"team_id":"t","topic_id":"2000","run_i
                             '"responses":[{"text":"Kazakhstan adopted a ban on e-cigarettes."}],"references":[]}')
 
 
-@pytest.mark.xfail(reason="engine bug: require_citations_key is a spec field (true for the NIST profiles) "
-                          "but no rule reads it, so a sentence without `citations` passes", strict=True)
 @pytest.mark.parametrize("spec_id", ["ragtime25-nist", "ragtime26-nist"])
 def test_nist_profiles_require_every_citations_key(spec_id: str) -> None:
     findings = Checker(builtin_specs()[spec_id]).check_text(RAGTIME_NO_CITATIONS_KEY).findings
@@ -45,17 +43,11 @@ def test_the_citations_key_is_optional_elsewhere() -> None:
     assert not [f for f in findings if f.pointer.startswith("/responses/0")]
 
 
-@pytest.mark.xfail(reason="engine bug: under ragtime25-nist (cited_only + require_references_key) a missing "
-                          "`references` key is reported twice, once by each check, on the same span", strict=True)
 def test_a_missing_references_key_is_reported_once() -> None:
     findings = Checker(builtin_specs()["ragtime25-nist"]).check_text(RAGTIME_NO_REFS).findings
     assert [f.code for f in findings].count("references_missing") == 1
 
 
-@pytest.mark.xfail(reason="spec data: ragtime25-nist inherits `references_missing` (and "
-                          "`references_undeclared`) as smells from ragtime25, but the NIST run of the "
-                          "RAGTIME validator made a missing `references` key an error (formats.md 1a)",
-                   strict=True)
 def test_nist_profile_makes_a_missing_references_key_an_error() -> None:
     findings = Checker(builtin_specs()["ragtime25-nist"]).check_text(RAGTIME_NO_REFS).findings
     assert {f.severity for f in findings if f.code == "references_missing"} == {"error"}

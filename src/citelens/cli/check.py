@@ -93,15 +93,13 @@ def run(args: argparse.Namespace) -> int:
             print(f"citelens check: {exc}", file=sys.stderr)
             return EXIT_USAGE
 
-    try:  # TODO(lead): drop the guard once the rule catalog lands
-        from citelens.check.catalog import summary as rule_summary
-    except ImportError:
-        rule_summary = None
-    from citelens.cli.output import render_statistics, write_output
+    from citelens.check.catalog import summary as rule_summary
+    from citelens.cli.output import Summary, render_statistics, summary_line, write_output
 
     out = sys.stdout
     if args.statistics:
         out.write(render_statistics(results, rule_summary))
+        out.write(summary_line(Summary.of(results)) + "\n")
     elif not args.diff:
         write_output(args.format, results, out, rule_summary=rule_summary)
     out.flush()

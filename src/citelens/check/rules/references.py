@@ -51,7 +51,8 @@ def check_references(view: ReportView) -> None:
     if spec.references_optional and not refs:
         return
     if refs is None:
-        if raw is None:  # a non-list value is a schema finding already
+        # a non-list value is a schema finding already; an absent key may be reported above
+        if raw is None and ("references" in value or not spec.require_references_key):
             view.add("references_missing", "this track requires a references list, but the report "
                      "has none; add \"references\": [the doc ids you cite]", "references",
                      target=Target.MISSING)

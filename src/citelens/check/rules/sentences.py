@@ -77,6 +77,10 @@ def check_sentences(view: ReportView) -> None:
                      f"this track does not accept; use " + " or ".join(
                          f"{SHAPE_NAMES[t]} ({t})" for t in accepted), *view.sptr(i, "citations"))
             continue
+        if spec.require_citations_key and "citations" not in s:
+            view.add("citation_format", f"{key}[{i}] has no 'citations' key; this track requires one "
+                     "on every sentence (write [] when it cites nothing)", *view.sptr(i, "citations"),
+                     target=Target.MISSING)
         text = s.get("text")
         if type(text) is not str or not text.strip():
             view.add("blank_sentence", f"{key}[{i}].text is blank; every sentence needs text "
