@@ -359,3 +359,27 @@ def best_chain(
         if (score, matches) > best:
             best = (score, matches)
     return best
+
+
+def longest_chain(query_positions: dict[int, list[int]], target: Sequence[int]) -> int:
+    """Most matches any alignment can have: the longest chain of matching cells that
+    increases in both query and target position (a longest increasing subsequence).
+    With mismatch <= 0 and gap <= 0 the score is at most ``match`` times this."""
+    from bisect import bisect_left
+
+    tails: list[int] = []
+    rows: list[tuple[int, int]] = []
+    for j, t in enumerate(target):
+        found = query_positions.get(t)
+        if found:
+            for i in found:
+                rows.append((i, -j))
+    rows.sort()
+    for _, neg_j in rows:
+        j = -neg_j
+        at = bisect_left(tails, j)
+        if at == len(tails):
+            tails.append(j)
+        else:
+            tails[at] = j
+    return len(tails)

@@ -23,7 +23,7 @@ from citelens.align.evidence import (
     SupportDraft, contains_all, draft_citation, evidence_spans, make_citation, make_support, passes_gate, score_hit,
 )
 from citelens.align.lexical import content_coverage, match_passages, top_lexical
-from citelens.align.smith_waterman import Hit, SmithWatermanAligner, align_many, best_chain
+from citelens.align.smith_waterman import Hit, SmithWatermanAligner, align_many, best_chain, longest_chain
 from citelens.align.status import citation_key, evidence_key, rank_citations, span_status
 from citelens.align.structured import split_range_dashes
 
@@ -187,7 +187,7 @@ def _align_selected(ctx, text, answer_ids, ps, emb_arr, lexical_arr, lex, out: _
     coverage = lex.content_coverage[ps].tolist()
     structured = corpus.any_structured and bool(corpus.passage_structured[ps].any())
 
-    if structured or not _can_skip(cfg, ctx):
+    if structured or not _can_skip(cfg, ctx):  # align everything, as the reference does
         hits = _hits(ctx, answer_ids, ps.tolist())
         cited = set()
         for k, hit in enumerate(hits):
@@ -212,67 +212,115 @@ def _align_selected(ctx, text, answer_ids, ps, emb_arr, lexical_arr, lex, out: _
     if certain:
         klass[(cov > 0.0) & (cov >= floor)] = _CITATION
 
-    sources = corpus.sources
-    codes = corpus.source_codes
-    source_code = corpus.passage_source[ps]
+    _bounded_search(ctx, answer_ids, ps, emb, lexical, coverage, bound.tolist(), klass.tolist(), certain, out)
 
-    # Support-only passages need just (score, matches) when the evidence-coverage weight
-    # is 0; the chain of matching cells gives them exactly without the full programme.
-    chains = w.evidence_coverage == 0
+
+def _bounded_search(ctx, answer_ids, ps, emb, lexical, coverage, bound, klass, certain, out: _Outcome) -> None:
+    """Visit passages best-bound-first and settle each one as cheaply as possible.
+
+    A passage is dropped as soon as the results settled so far keep it out of both
+    lists (any order of visits gives the same output, since settled results are exact
+    and more results only block more). Support-only passages and passages whose chain
+    of matching cells is short get their exact score without the full programme; a
+    passage whose exact score is known goes back into the queue with that score, so the
+    full Smith-Waterman (needed for the evidence offsets) runs only on the passages
+    that end up at the top, in small vectorised batches.
+    """
+    cfg, corpus = ctx.cfg, ctx.corpus
+    m = len(answer_ids)
+    floor = cfg.min_answer_coverage
+    codes = corpus.source_codes
+    source_code = corpus.passage_source[ps].tolist()
+    n_sources = len(corpus.sources)
+
+    chains = cfg.weights.evidence_coverage == 0
     positions: dict[int, list[int]] = {}
     for i, t in enumerate(answer_ids):
         positions.setdefault(t, []).append(i)
-    # A passage that contains the whole answer verbatim aligns to its first occurrence.
-    verbatim = cfg.mismatch_score < 0 and cfg.gap_score < 0
+    verbatim = cfg.mismatch_score < 0 and cfg.gap_score < 0  # the answer verbatim = its first occurrence
     needle = np.asarray(answer_ids, dtype=np.int32).tobytes()
 
-    keep_support = max(1, cfg.max_retrieval_support)
+    keep_support = cfg.max_retrieval_support
     floor_heap: list[float] = []
     seen_support = 0
+    full, caps, _ = _thresholds(out, cfg, n_sources, codes)
+    exact = [False] * len(ps)
+    tightened = [False] * len(ps)
+    weight_per_match = (cfg.weights.alignment + cfg.weights.answer_coverage) / m
+    queue = [(-b, k) for k, b in enumerate(bound)]
+    heapq.heapify(queue)
+    pending: list[int] = []
+    batch = 8
 
-    order = np.argsort(-bound, kind="stable")
-    remaining = order
-    batch = 16
-    while remaining.size:
-        full, caps, support_full = _thresholds(out, cfg, len(sources), codes)
-        b = bound[remaining]
-        k = klass[remaining]
-        may_cite = (k != _SUPPORT) & (b >= full) & (b >= caps[source_code[remaining]])
-        may_support = (k != _CITATION) & (b >= support_full)
-        remaining = remaining[may_cite | may_support]
-        if not remaining.size:
-            break
-        now, remaining = remaining[:batch], remaining[batch:]
-        batch *= 4
-        aligned = []
-        for k_ in now.tolist():
-            p = int(ps[k_])
-            if chains and klass[k_] == _SUPPORT:
-                while seen_support < len(out.support):  # keep the support floor current
-                    heapq.heappush(floor_heap, -out.support[seen_support][0])
-                    if len(floor_heap) > keep_support:
-                        heapq.heappop(floor_heap)
-                    seen_support += 1
-                if len(floor_heap) >= keep_support and bound[k_] < floor_heap[0]:
-                    continue  # cannot enter the support list any more
-                found = best_chain(positions, corpus.passage_tokens(p).tolist(), cfg.match_score, cfg.mismatch_score, cfg.gap_score)
-                if found is not None:
-                    ctx.alignments += 1
-                    scored = score_hit(Hit(found[0], 0, 1, 0, 1, found[1]), m, lexical[k_], emb[k_], cfg)
-                    out.support.append(_support_entry(corpus, p, scored.score, lexical[k_], emb[k_]))
+    def relevant(k: int, b: float) -> bool:
+        nonlocal seen_support
+        if klass[k] != _SUPPORT and b >= full and b >= caps[source_code[k]]:
+            return True
+        if klass[k] == _CITATION or keep_support <= 0:
+            return False
+        while seen_support < len(out.support):  # keep the support floor current
+            heapq.heappush(floor_heap, -out.support[seen_support][0])
+            if len(floor_heap) > keep_support:
+                heapq.heappop(floor_heap)
+            seen_support += 1
+        return len(floor_heap) < keep_support or b >= floor_heap[0]
+
+    def flush() -> None:
+        nonlocal full, caps
+        todo = [k for k in pending if relevant(k, bound[k])]
+        pending.clear()
+        if not todo:
+            return
+        for k, hit in zip(todo, _hits(ctx, answer_ids, ps[todo].tolist())):
+            _evaluate(ctx, int(ps[k]), hit, answer_ids, lexical[k], emb[k], coverage[k], out)
+        full, caps, _ = _thresholds(out, cfg, n_sources, codes)
+
+    while queue or pending:
+        if not queue or len(pending) >= batch:
+            flush()
+            batch = min(batch * 2, 64)
+            continue
+        neg, k = heapq.heappop(queue)
+        if not relevant(k, -neg):
+            continue
+        p = int(ps[k])
+        if verbatim and klass[k] != _SUPPORT and not exact[k]:
+            at = _first_occurrence(needle, corpus.passage_tokens(p)) if coverage[k] >= 1.0 else -1
+            if at >= 0:
+                ctx.alignments += 1
+                hit = Hit(cfg.match_score * m, at, at + m, 0, m, m, [(at, at + m)] if cfg.multi_span_evidence else [])
+                _evaluate(ctx, p, hit, answer_ids, lexical[k], emb[k], coverage[k], out)
+                full, caps, _ = _thresholds(out, cfg, n_sources, codes)
+                continue
+        if chains and not exact[k]:
+            found = best_chain(positions, corpus.passage_tokens(p).tolist(), cfg.match_score, cfg.mismatch_score, cfg.gap_score)
+            if found is not None:
+                exact[k] = True
+                ctx.alignments += 1
+                chain = Hit(found[0], 0, 1 if found[0] else 0, 0, 1, found[1])
+                scored = score_hit(chain, m, lexical[k], emb[k], cfg)
+                if klass[k] == _UNKNOWN and certain:
+                    cites = found[0] >= cfg.min_alignment_score and found[0] > 0 and coverage[k] > 0.0 and (
+                        scored.answer_coverage >= floor or coverage[k] >= floor)
+                    klass[k] = _CITATION if cites else _SUPPORT
+                if klass[k] == _SUPPORT:
+                    if lexical[k] > 0.0 or emb[k] >= cfg.min_embedding_similarity:
+                        out.support.append(_support_entry(corpus, p, scored.score, lexical[k], emb[k]))
                     continue
-            if verbatim and shared[k_] >= m:
-                at = _first_occurrence(needle, corpus.passage_tokens(p))
-                if at >= 0:
-                    ctx.alignments += 1
-                    blocks = [(at, at + m)] if cfg.multi_span_evidence else []
-                    hit = Hit(cfg.match_score * m, at, at + m, 0, m, m, blocks)
-                    _evaluate(ctx, p, hit, answer_ids, lexical[k_], emb[k_], coverage[k_], out)
-                    continue
-            aligned.append(k_)
-        if aligned:
-            for k_, hit in zip(aligned, _hits(ctx, answer_ids, ps[aligned].tolist())):
-                _evaluate(ctx, int(ps[k_]), hit, answer_ids, lexical[k_], emb[k_], coverage[k_], out)
+                bound[k] = scored.score + _EPS
+                heapq.heappush(queue, (-bound[k], k))
+                continue
+        if not exact[k] and not tightened[k]:
+            # Too many matching cells for an exact chain: bound the matches by the
+            # longest increasing chain instead of the shared-token count.
+            tightened[k] = True
+            longest = longest_chain(positions, corpus.passage_tokens(p).tolist())
+            tighter = weight_per_match * longest + cfg.weights.evidence_coverage + cfg.weights.lexical * lexical[k] + _EPS
+            if tighter < bound[k]:
+                bound[k] = tighter
+                heapq.heappush(queue, (-tighter, k))
+                continue
+        pending.append(k)
 
 
 def _first_occurrence(needle: bytes, tokens: np.ndarray) -> int:
