@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import citelens.align.span_alignment as span_alignment
-from citelens.align import CitationConfig, PreparedCitationCorpus, SourceDocument, align_citations
+from citelens.align import CitationConfig, CitationWeights, PreparedCitationCorpus, SourceDocument, align_citations
 
 
 def _corpus_text(rng: random.Random, vocab: list[str], sentences: int) -> str:
@@ -20,8 +20,20 @@ def _dump(results):
     return [sc.model_dump() for sc in results]
 
 
-@pytest.mark.parametrize("preset", ["balanced", "strict", "permissive", "fast"])
-def test_skipping_passages_changes_nothing(preset, monkeypatch):
+@pytest.mark.parametrize(
+    "preset, overrides",
+    [
+        ("balanced", {}),
+        ("strict", {}),
+        ("permissive", {}),
+        ("fast", {}),
+        ("balanced", {"multi_span_evidence": True, "multi_span_merge_gap_chars": 0}),
+        ("balanced", {"weights": CitationWeights(evidence_coverage=0.5)}),
+        ("balanced", {"window_size_sentences": 2}),
+        ("permissive", {"max_citations_per_source": 1, "top_k": 5, "prefer_source_order": False}),
+    ],
+)
+def test_skipping_passages_changes_nothing(preset, overrides, monkeypatch):
     rng = random.Random(11)
     vocab = [f"w{i}" for i in range(300)] + ["the", "of", "and", "not", "in"] * 20
     docs = [SourceDocument(id=f"d{k % 4}", text=_corpus_text(rng, vocab, 60)) for k in range(6)]
@@ -31,7 +43,7 @@ def test_skipping_passages_changes_nothing(preset, monkeypatch):
         pick = rng.choice(doc)
         words = pick.split()
         answers.append(" ".join(rng.sample(words, len(words))) + ". " + pick + ". " + _corpus_text(rng, vocab, 1))
-    cfg = CitationConfig.preset(preset)
+    cfg = CitationConfig.preset(preset).model_copy(update=overrides)
     corpus = PreparedCitationCorpus.from_sources(docs, config=cfg)
     bounded = [_dump(corpus.align(a)) for a in answers]
     monkeypatch.setattr(span_alignment, "_can_skip", lambda cfg, ctx: False)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citelens.align.smith_waterman import SmithWatermanAligner, align_many, align_pair, best_chain
+from citelens.align.smith_waterman import SmithWatermanAligner, align_many, align_pair, best_chain, longest_chain
 
 
 def as_tuple(h):
@@ -87,3 +87,15 @@ def test_match_chains_give_the_full_programme_score(query, target, mismatch, gap
         positions.setdefault(t, []).append(i)
     hit = align_pair(query, target, match, mismatch, gap)
     assert best_chain(positions, target, match, mismatch, gap, max_pairs=10_000) == (hit.score, hit.matches)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_seq.filter(bool), _seq, st.sampled_from([-1, 0, -2]), st.sampled_from([-1, 0, -2]))
+def test_longest_chain_bounds_the_matches(query, target, mismatch, gap):
+    positions: dict[int, list[int]] = {}
+    for i, t in enumerate(query):
+        positions.setdefault(t, []).append(i)
+    longest = longest_chain(positions, target)
+    hit = align_pair(query, target, 2, mismatch, gap)
+    assert hit.matches <= longest and hit.score <= 2 * longest
+    assert align_pair(query, target, 2, 0, 0).matches == longest  # free gaps reach it
