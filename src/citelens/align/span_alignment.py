@@ -278,7 +278,7 @@ def _bounded_search(ctx, answer_ids, ps, emb, lexical, coverage, bound, klass, c
     while queue or pending:
         if not queue or len(pending) >= batch:
             flush()
-            batch = min(batch * 2, 64)
+            batch = 64
             continue
         neg, k = heapq.heappop(queue)
         if not relevant(k, -neg):
