@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any, Callable
 
 from citelens.check.finding import Target
-from citelens.check.view import ReportView, is_int_like, is_score_like, str_id
+from citelens.check.view import ReportView, citation_kind, is_int_like, is_score_like, resolve_shape, str_id
 
 _BOOL_TEXT = {"true", "false", "yes", "no", "on", "off", "1", "0", "t", "f", "y", "n"}
 TASKS = ("multilingual", "english", "rag")
@@ -164,6 +164,31 @@ def check_schema(view: ReportView) -> None:
                      f"'citations', not {_show(s)}", *view.sptr(i))
             continue
         _fields(view, s, SENTENCE_FIELDS, view.sptr(i), f"{view.sentences_ptr[1:]}[{i}]")
+    if not flat:
+        _check_unread_list(view)
+
+
+def _check_unread_list(view: ReportView) -> None:
+    """A report with both `responses` and `answer` is read from `responses`, but the
+    reference model still loads `answer` as a sentence list, so a malformed one means the
+    report does not load there: say so (on the unread list)."""
+    read = view.sentences_ptr[1:]
+    key = "answer" if read == "responses" else "responses"
+    other = view.value.get(key)
+    if not isinstance(other, list) or not other:
+        return
+    for i, s in enumerate(other):
+        if not isinstance(s, dict):
+            view.add("schema", f"{key}[{i}] must be an object with 'text' and 'citations', not {_show(s)} "
+                     f"(the report is read from {read!r}, but {key!r} must be valid too)", key, i)
+            continue
+        _fields(view, s, SENTENCE_FIELDS, (key, i), f"{key}[{i}]")
+    kinds = [citation_kind(s.get("citations")) if isinstance(s, dict) else "none" for s in other]
+    if resolve_shape(kinds) is None:
+        bad = next((i for i, k in enumerate(kinds) if k in ("invalid", "ragtime_bad")), None)
+        view.add("schema", f"{key} mixes citation shapes or has malformed citations; the report is read "
+                 f"from {read!r}, but {key!r} must be a valid sentence list too (or remove it)",
+                 *((key, bad, "citations") if bad is not None else (key,)))
 
 
 def _check_topic_ids(view: ReportView, md: dict) -> None:
