@@ -212,3 +212,64 @@ def write_requests(path: Path, topics: list[dict]) -> dict:
 
     path.write_text(topics_jsonl(topics), encoding="utf-8")
     return R.load_requests(path)
+
+
+def run_generated(gen: str, own_n: int, cross_n: int, seeds, tmp: Path, specs=None) -> Outcome:
+    """A generated run for spec `gen` (per seed) against its own spec in full and against
+    every other shared spec on its first `cross_n` lines, with and without topics."""
+    from agreement.generate import generate_run
+
+    total = Outcome()
+    for seed in seeds:
+        lines, topics = generate_run(gen, own_n, seed)
+        requests = write_requests(tmp / f"{gen}-{seed}.topics.jsonl", topics)
+        loaded = [R.load_line(line) for line in lines]
+        values = []
+        for line in lines:
+            try:
+                values.append(json.loads(line))
+            except ValueError:
+                values.append(None)
+        for spec_id in specs or R.SHARED_SPECS:
+            n = len(lines) if spec_id == gen else cross_n
+            for req in (None, requests):
+                total.merge(compare_lines(lines[:n], spec_id, req, loaded=loaded[:n], values=values[:n]))
+    return total
+
+
+def main() -> None:
+    """Print the agreement figures (docs/readme/agreement.md):
+    python tests/agreement/compare.py [--own N] [--cross N] [--seeds 1,2,3]"""
+    import argparse
+    import tempfile
+    import time
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--own", type=int, default=500)
+    ap.add_argument("--cross", type=int, default=60)
+    ap.add_argument("--seeds", default="1")
+    args = ap.parse_args()
+    seeds = [int(x) for x in args.seeds.split(",")]
+    t0 = time.perf_counter()
+    grand = Outcome()
+    with tempfile.TemporaryDirectory() as tmp:
+        for gen in R.SHARED_SPECS:
+            o = run_generated(gen, args.own, args.cross, seeds, Path(tmp))
+            grand.merge(o)
+            print(f"{gen:16} line checks {o.lines:6}  loadable {o.loadable:6}  unloadable {o.unloadable:5}  "
+                  f"mismatches {len(o.mismatches)}")
+    kinds = Counter(m.kind for m in grand.mismatches)
+    print(f"total: {grand.lines} line checks ({grand.loadable} loadable compared, {grand.unloadable} unloadable) "
+          f"over {len(R.SHARED_SPECS)} specs x 2 topic modes; mismatches {len(grand.mismatches)} {dict(kinds)}")
+    print("documented deviations:", dict(sorted(grand.deviations.items())))
+    print("reference categories seen:", dict(sorted(grand.categories.items())))
+    print(f"{time.perf_counter() - t0:.1f} s")
+    for m in grand.mismatches[:20]:
+        print(m)
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    main()

@@ -104,9 +104,17 @@ def report_categories(report, spec_id: str, requests: dict | None, anchored: boo
 
 
 def coverage_categories(reports: Iterable, spec_id: str, requests: dict | None) -> set[tuple[str, str]]:
-    v = ref().verification.ReportVerification(list(reports), spec(spec_id), requests=requests or {})
-    v.coverage()
-    return {(f.category, f.severity) for f in v.findings}
+    """The cross-report (category, severity) set of `ReportVerification(...).spec_compliant()
+    .coverage()`. Its per-report findings (all labelled "spec") must be exactly the ones
+    the recording subclass captured: checked here, so the instrumentation misses nothing."""
+    reports = list(reports)
+    sp = spec(spec_id)
+    v = ref().verification.ReportVerification(reports, sp, requests=requests or {})
+    v.spec_compliant().coverage()
+    recorded = sum(len(ref().Recording(r, sp, request=(requests or {}).get(str(r.metadata.topic_id))).run().categories)
+                   for r in reports)
+    assert recorded == sum(1 for f in v.findings if f.category == "spec"), "instrumentation lost findings"
+    return {(f.category, f.severity) for f in v.findings if f.category != "spec"}
 
 
 def coverage_topics(reports: list, spec_id: str, requests: dict | None) -> dict[str, set[str]]:

@@ -27,43 +27,19 @@ from citelens.specs import get_spec
 
 from agreement import compare as C
 from agreement import reference as R
-from agreement.generate import generate_run
 
 DATA = Path(__file__).parent / "data"
 SCALE = int(os.environ.get("CITELENS_AGREEMENT_SCALE", "1"))
-OWN_N = 250 * SCALE  # reports per generated run, checked against its own spec
+OWN_N = 500 * SCALE  # reports per generated run, checked against its own spec
 CROSS_N = 60 * SCALE  # of those, checked against every other shared spec too
 SEEDS = range(1, 1 + (3 if SCALE > 1 else 1))
-
-
-def _values(lines: list[str]) -> list:
-    out = []
-    for line in lines:
-        try:
-            out.append(json.loads(line))
-        except ValueError:
-            out.append(None)
-    return out
 
 
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory) -> dict[str, C.Outcome]:
     """spec id of the generated run -> the merged outcome of all its comparisons."""
     tmp = tmp_path_factory.mktemp("agreement")
-    outcomes: dict[str, C.Outcome] = {}
-    for gen in R.SHARED_SPECS:
-        total = C.Outcome()
-        for seed in SEEDS:
-            lines, topics = generate_run(gen, OWN_N, seed)
-            requests = C.write_requests(tmp / f"{gen}-{seed}.topics.jsonl", topics)
-            loaded = [R.load_line(line) for line in lines]
-            values = _values(lines)
-            for spec_id in R.SHARED_SPECS:
-                n = len(lines) if spec_id == gen else CROSS_N
-                for req in (None, requests):
-                    total.merge(C.compare_lines(lines[:n], spec_id, req, loaded=loaded[:n], values=values[:n]))
-        outcomes[gen] = total
-    return outcomes
+    return {gen: C.run_generated(gen, OWN_N, CROSS_N, SEEDS, tmp) for gen in R.SHARED_SPECS}
 
 
 def _explain(outcome: C.Outcome) -> str:
