@@ -45,10 +45,12 @@ def test_skipping_passages_changes_nothing(preset, overrides, monkeypatch):
         answers.append(" ".join(rng.sample(words, len(words))) + ". " + pick + ". " + _corpus_text(rng, vocab, 1))
     cfg = CitationConfig.preset(preset).model_copy(update=overrides)
     corpus = PreparedCitationCorpus.from_sources(docs, config=cfg)
-    bounded = [_dump(corpus.align(a)) for a in answers]
-    monkeypatch.setattr(span_alignment, "_can_skip", lambda cfg, ctx: False)
-    full = [_dump(corpus.align(a)) for a in answers]
+    bounded_metrics, full_metrics = [], []
+    bounded = [_dump(corpus.align(a, on_metrics=bounded_metrics.append)) for a in answers]
+    monkeypatch.setattr(span_alignment, "can_skip", lambda cfg, ctx: False)
+    full = [_dump(corpus.align(a, on_metrics=full_metrics.append)) for a in answers]
     assert bounded == full
+    assert sum(m.num_alignments for m in bounded_metrics) < sum(m.num_alignments for m in full_metrics)
 
 
 def test_prepared_corpus_equals_one_shot_alignment():

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citelens.align.smith_waterman import SmithWatermanAligner, align_many, align_pair, best_chain, longest_chain
+from citelens.align.match_chains import best_chain, longest_chain
+from citelens.align.smith_waterman import SmithWatermanAligner, align_many, align_pair
 
 
 def as_tuple(h):

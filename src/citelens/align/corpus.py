@@ -19,7 +19,7 @@ import numpy as np
 from citelens.align.passages import window_passages
 from citelens.align.segmenter import sentence_spans
 from citelens.align.structured import looks_structured
-from citelens.align.tokenizer import SHARED_VOCABULARY, Tokenizer, token_spans
+from citelens.align.tokenizer import SHARED_VOCABULARY, token_spans
 
 
 @dataclass(slots=True)
