@@ -24,6 +24,7 @@ from typing import Sequence
 STOP, DIAGONAL, UP, LEFT = 0, 1, 2, 3
 
 _INT64_SAFE = 1 << 62
+_MAX_CELLS = 2_000_000  # per vectorised pass; bounds the temporary matrices (~16 MB each)
 
 
 @dataclass(slots=True)
@@ -146,7 +147,7 @@ def align_many(
     if m == 0:
         return [Hit(0, 0, 0) for _ in targets]
     n_cols = sum(len(t) for t in targets) + len(targets)
-    if not _fits(m, n_cols, -gap):
+    if not _fits(m, n_cols, -gap) or (m * n_cols > _MAX_CELLS and len(targets) > 1):
         if len(targets) == 1:
             return [align_pair(query, targets[0], match, mismatch, gap, with_blocks=with_blocks)]
         half = len(targets) // 2
@@ -225,18 +226,18 @@ def _align_packed(query, targets, match, mismatch, gap, with_blocks) -> list[Hit
             mv[row > best] = LEFT
             moves[r] = mv
         prev = row
-    valid = keys > 0
-    keys += scale - 1
-
-    # End cell per target: (score, matches, -ts) then column, -qs, -row.
-    rows = (m - np.arange(1, m + 1, dtype=np.int64))[:, None]
-    end_key = ((keys // m1) * n_cols + cols[None, :]) * m1
-    end_key += keys % m1
+    # End cell per target: (score, matches, -ts) then column, -qs, -row. Within one
+    # column that is the cell order plus "smaller row", i.e. max/argmax of the keys.
+    col_key = keys.max(axis=0)
+    col_row = keys.argmax(axis=0)
+    valid = col_key > 0
+    col_key += scale - 1
+    end_key = ((col_key // m1) * n_cols + cols) * m1
+    end_key += col_key % m1
     end_key *= m1
-    end_key += rows
+    end_key += m - 1 - col_row
     end_key[~valid] = -1
-    best_per_col = end_key.max(axis=0)
-    best_per_target = np.maximum.reduceat(best_per_col, seps)
+    best_per_target = np.maximum.reduceat(end_key, seps)
 
     hits: list[Hit] = []
     for k, ek in enumerate(best_per_target.tolist()):
