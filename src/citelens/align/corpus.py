@@ -10,6 +10,7 @@ instead of against every passage.
 from __future__ import annotations
 
 import math
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Sequence
@@ -141,24 +142,31 @@ class DocumentCache:
         self.max_tokens = max_tokens
         self._docs: OrderedDict[tuple, PreparedDocument] = OrderedDict()
         self._tokens = 0
+        self._lock = threading.Lock()
 
     def get(self, source_id: str, text: str, window: int, stride: int) -> PreparedDocument:
         key = (source_id, window, stride, len(text), hash(text))
-        doc = self._docs.get(key)
-        if doc is not None and doc.text == text:
-            self._docs.move_to_end(key)
-            return doc
+        with self._lock:
+            doc = self._docs.get(key)
+            if doc is not None and doc.text == text:
+                self._docs.move_to_end(key)
+                return doc
         doc = prepare_document(text, window, stride)
-        self._docs[key] = doc
-        self._tokens += doc.size
-        while self._tokens > self.max_tokens and len(self._docs) > 1:
-            _, old = self._docs.popitem(last=False)
-            self._tokens -= old.size
+        with self._lock:
+            old = self._docs.pop(key, None)
+            if old is not None:
+                self._tokens -= old.size
+            self._docs[key] = doc
+            self._tokens += doc.size
+            while self._tokens > self.max_tokens and len(self._docs) > 1:
+                _, dropped = self._docs.popitem(last=False)
+                self._tokens -= dropped.size
         return doc
 
     def clear(self) -> None:
-        self._docs.clear()
-        self._tokens = 0
+        with self._lock:
+            self._docs.clear()
+            self._tokens = 0
 
 
 DOCUMENT_CACHE = DocumentCache()

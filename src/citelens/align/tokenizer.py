@@ -11,6 +11,7 @@ per-character rules while doing the scanning in C.
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 from dataclasses import dataclass
 
@@ -103,6 +104,7 @@ class Vocabulary:
     def __init__(self) -> None:
         self.ids: dict[str, int] = {}
         self._raw: dict[str, int] = {}  # raw token text -> id (skips re-normalising)
+        self._lock = threading.Lock()  # new ids must be unique even with threads
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -117,8 +119,11 @@ class Vocabulary:
             else:
                 token_id = self.ids.get(normalized)
                 if token_id is None:
-                    token_id = len(self.ids) + 1
-                    self.ids[normalized] = token_id
+                    with self._lock:
+                        token_id = self.ids.get(normalized)
+                        if token_id is None:
+                            token_id = len(self.ids) + 1
+                            self.ids[normalized] = token_id
             if len(self._raw) < 1_000_000:
                 self._raw[raw] = token_id
         return token_id
