@@ -96,3 +96,16 @@ def test_structured_sources_get_a_gap_free_second_pass():
     ref = cite_right.PreparedCitationCorpus.from_sources([record], use_rust=False).align(answer, backend="python")
     assert _dump(ours)[0]["status"] == ref[0].status
     assert [(c.char_start, c.char_end) for c in ours[0].citations] == [(c.char_start, c.char_end) for c in ref[0].citations]
+
+
+def test_threads_share_the_caches_safely():
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = random.Random(5)
+    vocab = [f"t{i}x{rng.randint(0, 10**6)}" for i in range(400)]
+    docs = [_corpus_text(rng, vocab, 40) for _ in range(8)]
+    answers = [d.split(". ")[3] + "." for d in docs]
+    with ThreadPoolExecutor(4) as pool:
+        parallel = list(pool.map(lambda k: _dump(align_citations(answers[k], [docs[k]])), range(8)))
+    assert parallel == [_dump(align_citations(answers[k], [docs[k]])) for k in range(8)]
+    assert all(r[0]["status"] == "supported" for r in parallel)
