@@ -57,10 +57,27 @@ def is_int_like(x: Any) -> bool:
     return isinstance(x, str) and _INT_TEXT.match(x) is not None
 
 
+_FLOAT_SAFE = 2 ** 1023  # every int strictly inside +-this converts to a finite float
+
+
+def fits_float(x: int) -> bool:
+    """A JSON integer a float field can take: 10**400 cannot (float() overflows, and
+    autojudge-base's model refuses it)."""
+    if -_FLOAT_SAFE < x < _FLOAT_SAFE:
+        return True
+    try:
+        float(x)
+        return True
+    except OverflowError:
+        return False
+
+
 def is_score_like(x: Any) -> bool:
     """What pydantic's lax `float` accepts."""
-    if isinstance(x, (int, float)):
+    if isinstance(x, float):
         return True
+    if isinstance(x, int):
+        return fits_float(x)
     if isinstance(x, str):
         try:
             float(x)
@@ -71,7 +88,7 @@ def is_score_like(x: Any) -> bool:
 
 
 def is_number(x: Any) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
+    return isinstance(x, float) or (isinstance(x, int) and not isinstance(x, bool) and fits_float(x))
 
 
 def citation_kind(citations: Any) -> str:
@@ -80,7 +97,7 @@ def citation_kind(citations: Any) -> str:
     t = type(citations)
     if t is dict:  # the common ragtime case first: all real numbers
         values = citations.values()
-        if all(type(v) is float or type(v) is int for v in values):
+        if all(type(v) is float or (type(v) is int and -_FLOAT_SAFE < v < _FLOAT_SAFE) for v in values):
             return "ragtime"
     elif t is list and citations and all(type(c) is str for c in citations) \
             and not any(c[:1] in "+-" or c[:1].isdigit() or c[:1].isspace() for c in citations):

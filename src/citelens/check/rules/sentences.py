@@ -144,6 +144,11 @@ def check_scores(view: ReportView) -> None:
         cits = view.sentences[i].get("citations")
         for doc, score in cits.items():
             if not is_number(score):
+                if isinstance(score, int) and not isinstance(score, bool):  # beyond the float range
+                    view.add("citation_score", f"{key}[{i}] cites {doc!r} with a {len(str(abs(score)))}-digit "
+                             "score, too large for a 64-bit float; use a number like 0.5",
+                             *view.sptr(i, "citations", doc))
+                    continue
                 view.add("citation_score", f"{key}[{i}] cites {doc!r} with score {score!r}; a score "
                          "must be a JSON number (e.g. 0.5)", *view.sptr(i, "citations", doc))
 
