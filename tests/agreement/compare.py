@@ -25,7 +25,12 @@ from citelens.check.view import ReportView, is_int_like
 from citelens.specs import get_spec
 from citelens.specs.model import FILE_CODES, STRUCTURE_CODES
 
-from agreement import reference as R
+if __name__ == "__main__":  # run as a script: make the `agreement` package importable
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from agreement import reference as R  # noqa: E402
 
 CITELENS_ONLY = ("citation_duplicate", "response_length", "metadata_value", "id_type", "run_consistency")
 EXCLUDED = frozenset(STRUCTURE_CODES + CITELENS_ONLY + FILE_CODES)
@@ -269,7 +274,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     main()

@@ -173,6 +173,7 @@ UNLOADABLE = [
     '{"metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"}}',
     '{"metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"}, "responses": [{"text": "a", "citations": ["d", 1]}]}',
     '{"metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"}, "responses": [{"text": "a", "citations": {"d": null}}]}',
+    '{"metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"}, "responses": [{"text": "a", "citations": {"d": ' + "9" * 400 + '}}]}',
     '{"metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"}, "responses": [{"text": "a", "citations": [1]}, {"text": "b", "citations": ["d"]}]}',
     '{"metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"}, "responses": [{"text": "a"}], "references": [1]}',
     '{"metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"}, "responses": [{"text": "a"}], "documents": {"d": {"text": "x"}}}',
