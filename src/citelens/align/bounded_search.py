@@ -150,7 +150,7 @@ def bounded_search(ctx, answer_ids, ps, emb, lexical, coverage, bound, klass, ce
                 settle(ctx, p, hit, answer_ids, lexical[k], emb[k], coverage[k], out)
                 full, caps, _ = thresholds(out, cfg, n_sources, codes)
                 continue
-        if chains and not exact[k]:
+        if chains and not exact[k] and not tightened[k]:
             found = best_chain(positions, corpus.passage_tokens(p).tolist(), cfg.match_score, cfg.mismatch_score, cfg.gap_score)
             if found is not None:
                 exact[k] = True
