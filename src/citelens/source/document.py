@@ -211,19 +211,34 @@ def read_source(text: str, problems: list[TextProblem] | None = None) -> SourceF
     first = re.compile(r"[ \t\n\r]*").match(text).end()
     if first == len(text):
         return SourceFile(text, lines, "empty", [], problems)
-    if text[first] == "[":
+    line0 = lines.line_of(first)
+    first_line = text[first:lines.line_end(line0)].rstrip()
+    if text[first] == "[" and not (_is_json(first_line) and _next_line_is_json(text, lines, line0)):
         items, syntax = _array_items(text, first)
         return SourceFile(text, lines, "array", items, problems, syntax)
-    if text[first] == "{":
-        line0 = lines.line_of(first)
-        first_line = text[first:lines.line_end(line0)].rstrip()
-        try:
-            json.loads(first_line)
-            single_line = True
-        except (ValueError, RecursionError):
-            single_line = False
-        if not single_line and not first_line.endswith("}"):
-            # a pretty-printed report spread over several lines
-            end = len(text.rstrip(" \t\r\n"))
-            return SourceFile(text, lines, "object", [_slow_item(text, 0, first, end)], problems)
+    if text[first] == "{" and not _is_json(first_line) and not first_line.endswith("}") \
+            and not _next_line_is_json(text, lines, line0):
+        # a pretty-printed report spread over several lines (not JSON lines whose first
+        # line is broken: then the next line is a whole value by itself)
+        end = len(text.rstrip(" \t\r\n"))
+        return SourceFile(text, lines, "object", [_slow_item(text, 0, first, end)], problems)
     return SourceFile(text, lines, "jsonl", _jsonl_items(text, lines), problems)
+
+
+def _is_json(line: str) -> bool:
+    try:
+        json.loads(line)
+        return True
+    except (ValueError, RecursionError):
+        return False
+
+
+def _next_line_is_json(text: str, lines: LineIndex, line0: int) -> bool:
+    """Whether the next non-blank line after `line0` is a complete JSON value by itself
+    (a JSON-lines file), which no line inside a pretty-printed value is, except a lone
+    scalar or empty container."""
+    for n in range(line0 + 1, lines.line_count):
+        line = text[lines.starts[n]:lines.line_end(n)].strip()
+        if line:
+            return line[0] in "{[" and line[-1] in "}]" and _is_json(line)
+    return False
