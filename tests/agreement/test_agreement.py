@@ -192,3 +192,14 @@ def test_every_line_the_reference_cannot_load_is_an_error_here(spec_id):
     outcome = C.compare_lines(UNLOADABLE, spec_id, None)
     assert outcome.unloadable == len(UNLOADABLE)
     assert not outcome.mismatches, _explain(outcome)
+
+
+@pytest.mark.parametrize("first", [UNLOADABLE[0], UNLOADABLE[0][:20], UNLOADABLE[-3]])
+def test_a_broken_first_line_does_not_hide_the_rest_of_a_jsonl_run(first):
+    """A truncated first line (or a first line holding an array) is one finding on that
+    line; every other line is still a report with its own findings."""
+    lines = [first] + [line for line in UNLOADABLE[1:8]] + [
+        '{"metadata": {"team_id": "t", "run_id": "' + "r" * 30 + '", "topic_id": "9"}, "responses": [{"text": "a"}]}']
+    outcome = C.compare_lines(lines, "ragtime26", None)
+    assert outcome.loadable == 1 and outcome.unloadable == len(lines) - 1
+    assert not outcome.mismatches, _explain(outcome)
