@@ -20,7 +20,7 @@ import numpy as np
 from citelens.align.passages import window_passages
 from citelens.align.segmenter import sentence_spans
 from citelens.align.structured import looks_structured
-from citelens.align.tokenizer import SHARED_VOCABULARY, token_spans
+from citelens.align.tokenizer import SHARED_VOCABULARY
 
 
 @dataclass(slots=True)
@@ -102,17 +102,12 @@ def _postings(token_ids: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np
 def prepare_document(text: str, window: int, stride: int, tokenizer: Any = None, segmenter: Any = None) -> PreparedDocument:
     """Tokenize, segment and window one text (the default tokenizer and segmenter unless given)."""
     if tokenizer is None:
-        id_of = SHARED_VOCABULARY.id_of
-        spans = token_spans(text)
-        ids = [id_of(text[s:e]) for s, e in spans]
-        if 0 in ids:
-            kept = [(i, sp) for i, sp in zip(ids, spans) if i]
-            ids = [i for i, _ in kept]
-            spans = [sp for _, sp in kept]
+        ids, starts_list, ends_list = SHARED_VOCABULARY.tokenize_bounds(text)
     else:
         tokenized = tokenizer.tokenize(text)
         ids = list(tokenized.token_ids)
-        spans = [tuple(sp) for sp in tokenized.token_spans]
+        starts_list = [int(sp[0]) for sp in tokenized.token_spans]
+        ends_list = [int(sp[1]) for sp in tokenized.token_spans]
     if segmenter is None:
         segments = sentence_spans(text)
     else:
@@ -120,9 +115,8 @@ def prepare_document(text: str, window: int, stride: int, tokenizer: Any = None,
     passages = window_passages(segments, window, stride)
 
     token_ids = np.asarray(ids, dtype=np.int32)
-    bounds = np.asarray(spans, dtype=np.int32).reshape(-1, 2)
-    starts = np.ascontiguousarray(bounds[:, 0])
-    ends = np.ascontiguousarray(bounds[:, 1])
+    starts = np.asarray(starts_list, dtype=np.int32)
+    ends = np.asarray(ends_list, dtype=np.int32)
     pbounds = np.asarray(passages, dtype=np.int32).reshape(-1, 2)
     p_starts = np.ascontiguousarray(pbounds[:, 0])
     p_ends = np.ascontiguousarray(pbounds[:, 1])

@@ -14,6 +14,7 @@ import re
 import threading
 import unicodedata
 from dataclasses import dataclass
+from itertools import accumulate
 
 _PUNCTUATION_FOLD = str.maketrans(
     {
@@ -32,7 +33,8 @@ _SYMBOL_WORDS = {"%": "percent", "$": "dollar", "€": "euro", "£": "pound"}
 
 # D digit, W other alphanumeric, M combining mark, ' inner punctuation (apostrophe
 # or hyphen), . number separator, % symbol token, space for everything else.
-_TOKEN_RE = re.compile(r"D+(?:\.D+)*|%|W(?:[WDM]|(?<=[WD])'(?=[WD]))*")
+_TOKEN_RE = re.compile(r"D+(?:\.D+)*|%|W[WDM]*(?:(?<=[WD])'[WD][WDM]*)*")
+_TOKEN_SPLIT = re.compile("(" + _TOKEN_RE.pattern + ")")
 
 
 def _fold(text: str) -> str:
@@ -79,7 +81,7 @@ def token_spans(text: str) -> list[tuple[int, int]]:
 
 def normalize_token(raw: str) -> str:
     """The matching form of a raw token: folded, number commas dropped, symbols spelled out."""
-    folded = _fold(raw)
+    folded = raw.lower() if raw.isascii() else _fold(raw)  # NFKC and casefold are lower() on ASCII
     if folded and folded[0].isdigit():
         folded = folded.replace(",", "")
     return _SYMBOL_WORDS.get(folded, folded)
@@ -128,6 +130,33 @@ class Vocabulary:
                 self._raw[raw] = token_id
         return token_id
 
+    def tokenize_bounds(self, text: str) -> tuple[list[int], list[int], list[int]]:
+        """Ids, start offsets and end offsets of the tokens of ``text``.
+
+        Splitting the class string around the tokens and summing piece lengths gives all
+        offsets without a Python-level step per regex match (documents are long).
+        """
+        pieces = _TOKEN_SPLIT.split(class_string(text))
+        bounds = list(accumulate(map(len, pieces)))
+        starts = bounds[0:-1:2]
+        ends = bounds[1::2]
+        raws = list(map(text.__getitem__, map(slice, starts, ends)))
+        ids = list(map(self._raw.get, raws))
+        if None in ids:
+            id_of = self.id_of
+            ids = [i if i is not None else id_of(r) for i, r in zip(ids, raws)]
+        if 0 in ids:  # tokens that normalize to nothing are dropped
+            keep = [k for k, i in enumerate(ids) if i]
+            ids = [ids[k] for k in keep]
+            starts = [starts[k] for k in keep]
+            ends = [ends[k] for k in keep]
+        return ids, starts, ends
+
+    def tokenize_spans(self, text: str) -> tuple[list[int], list[tuple[int, int]]]:
+        """Ids and ``(start, end)`` spans of the tokens of ``text``."""
+        ids, starts, ends = self.tokenize_bounds(text)
+        return ids, list(zip(starts, ends))
+
     def clear_cache(self) -> None:
         """Forget the raw-text shortcut (ids stay stable)."""
         self._raw.clear()
@@ -145,14 +174,7 @@ class Tokenizer:
         return self.vocabulary.ids
 
     def tokenize(self, text: str) -> TokenizedText:
-        ids: list[int] = []
-        spans: list[tuple[int, int]] = []
-        id_of = self.vocabulary.id_of
-        for start, end in token_spans(text):
-            token_id = id_of(text[start:end])
-            if token_id:
-                ids.append(token_id)
-                spans.append((start, end))
+        ids, spans = self.vocabulary.tokenize_spans(text)
         return TokenizedText(text, ids, spans)
 
 
