@@ -1,9 +1,7 @@
 """`Report.verify` / `check` / `check_findings`: a typed report against a track spec.
 
 The rules live in one place, the engine `citelens.check`, which checks the report's
-wire value. Without a spec (shape-only checks), or where the engine is not importable,
-the model-level rules in `citelens.models.spec_rules` answer; they follow the reference
-library's categories and messages.
+wire value (without a spec: the structural checks only, as the reference library does).
 """
 
 from __future__ import annotations
@@ -28,24 +26,25 @@ def resolve(spec: "TrackSpec | str | None") -> "TrackSpec | None":
     return resolve_spec(spec)
 
 
-def report_value(report: "Report", spec: "TrackSpec", use_answer: bool = False) -> dict[str, Any]:
+def report_value(report: "Report", spec: "TrackSpec | None", use_answer: bool = False) -> dict[str, Any]:
     """The report as the wire value the engine checks, in `spec`'s layout.
 
     Of the synced topic-id names only the spec's own is written, so that the aliases the
     model fills in do not read as extra metadata keys.
     """
-    aliases = {"topic_id", "narrative_id", "request_id"} - {spec.topic_id_field}
+    aliases = {"topic_id", "narrative_id", "request_id"} - {spec.topic_id_field if spec else "topic_id"}
     metadata = {k: v for k, v in report.metadata.model_dump(mode="json", exclude_none=True).items()
                 if k not in aliases}
     sentences = report.answer if use_answer else report.responses
     dumped = None if sentences is None else [s.model_dump(mode="json", exclude_none=True) for s in sentences]
-    if spec.layout == "flat":
+    if spec is not None and spec.layout == "flat":
         return _flat_value(metadata, report.references, dumped, spec)
     value: dict[str, Any] = {"metadata": metadata}
     if report.references is not None:
         value["references"] = list(report.references)
     if dumped is not None:
-        value[spec.sentences_key] = dumped
+        key = spec.sentences_key if spec is not None else ("answer" if use_answer else "responses")
+        value[key] = dumped
     return value
 
 
@@ -78,24 +77,14 @@ def topic_info(request: Any, spec: "TrackSpec") -> Any:
                            limit=getattr(request, field, None))
 
 
-def _engine() -> Any:
-    try:
-        from citelens.check import check_report  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return check_report
-
-
 def findings(report: "Report", spec: "TrackSpec | str | None", *, request: Any = None,
              use_answer: bool = False) -> tuple[list[str], list[str]]:
     """(error messages, warning messages) of `report` under `spec`."""
-    resolved = resolve(spec)
-    engine = _engine()
-    if engine is None or resolved is None:
-        from citelens.models.spec_rules import spec_findings
+    from citelens.check import check_report
 
-        return spec_findings(report, resolved, request=request, use_answer=use_answer)
-    found = engine(report_value(report, resolved, use_answer), resolved, topic_info(request, resolved))
+    resolved = resolve(spec)
+    info = topic_info(request, resolved) if resolved is not None else None
+    found = check_report(report_value(report, resolved, use_answer), resolved, info)
     errors = [f.message for f in found if f.severity == "error"]
     warnings = [f.message for f in found if f.severity != "error"]
     return errors, warnings
