@@ -141,23 +141,60 @@ def align_many(
     """``align_pair`` of ``query`` against each target, vectorised over all targets."""
     if match <= 0 or mismatch > 0 or gap > 0:
         return [align_pair(query, t, match, mismatch, gap, with_blocks=with_blocks) for t in targets]
-    m = len(query)
     if not targets:
         return []
-    if m == 0:
+    if not len(query):
         return [Hit(0, 0, 0) for _ in targets]
-    n_cols = sum(len(t) for t in targets) + len(targets)
-    if not _fits(m, n_cols, -gap) or (m * n_cols > _MAX_CELLS and len(targets) > 1):
-        if len(targets) == 1:
-            return [align_pair(query, targets[0], match, mismatch, gap, with_blocks=with_blocks)]
-        half = len(targets) // 2
-        return align_many(query, targets[:half], match, mismatch, gap, with_blocks=with_blocks) + align_many(
-            query, targets[half:], match, mismatch, gap, with_blocks=with_blocks
-        )
-    return _align_packed(query, targets, match, mismatch, gap, with_blocks)
+    out: list[Hit] = []
+    for chunk in _chunks(len(query), targets, -gap):
+        if len(chunk) == 1 and not _fits(len(query), len(chunk[0]) + 1, -gap):
+            out.append(align_pair(query, chunk[0], match, mismatch, gap, with_blocks=with_blocks))
+            continue
+        arrays, blocks = _align_packed(query, chunk, match, mismatch, gap, with_blocks)
+        for k, row in enumerate(zip(*(a.tolist() for a in arrays))):
+            out.append(Hit(*row, blocks[k] if blocks is not None else []))
+    return out
 
 
-def _align_packed(query, targets, match, mismatch, gap, with_blocks) -> list[Hit]:
+def align_many_arrays(query: Sequence[int], targets: Sequence[Sequence[int]], match: int = 2, mismatch: int = -1, gap: int = -1):
+    """Like ``align_many`` without match blocks, as six int64 arrays (score, token_start,
+    token_end, query_start, query_end, matches) - for scoring many passages at once."""
+    import numpy as np
+
+    if match <= 0 or mismatch > 0 or gap > 0 or not len(query):
+        hits = [align_pair(query, t, match, mismatch, gap) for t in targets]
+        return tuple(np.asarray([getattr(h, f) for h in hits], dtype=np.int64)
+                     for f in ("score", "token_start", "token_end", "query_start", "query_end", "matches"))
+    parts = []
+    for chunk in _chunks(len(query), targets, -gap):
+        if len(chunk) == 1 and not _fits(len(query), len(chunk[0]) + 1, -gap):
+            h = align_pair(query, chunk[0], match, mismatch, gap)
+            parts.append(tuple(np.asarray([v], dtype=np.int64) for v in (h.score, h.token_start, h.token_end, h.query_start, h.query_end, h.matches)))
+        else:
+            parts.append(_align_packed(query, chunk, match, mismatch, gap, False)[0])
+    return tuple(np.concatenate([p[i] for p in parts]) for i in range(6))
+
+
+def _chunks(m: int, targets: Sequence[Sequence[int]], gap_cost: int) -> list:
+    """Consecutive groups of targets small enough for one packed pass."""
+    chunks: list = []
+    current: list = []
+    cols = 0
+    for t in targets:
+        width = len(t) + 1
+        if current and (m * (cols + width) > _MAX_CELLS or not _fits(m, cols + width, gap_cost)):
+            chunks.append(current)
+            current, cols = [], 0
+        current.append(t)
+        cols += width
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def _align_packed(query, targets, match, mismatch, gap, with_blocks):
+    """(score, token_start, token_end, query_start, query_end, matches) arrays, and the
+    match blocks per target when asked."""
     import numpy as np
 
     m = len(query)
@@ -239,27 +276,29 @@ def _align_packed(query, targets, match, mismatch, gap, with_blocks) -> list[Hit
     end_key[~valid] = -1
     best_per_target = np.maximum.reduceat(end_key, seps)
 
-    hits: list[Hit] = []
-    for k, ek in enumerate(best_per_target.tolist()):
-        if ek < 0:
-            hits.append(Hit(0, 0, 0))
-            continue
-        i = m - ek % m1
-        rest = ek // m1
-        qs = m - rest % m1
-        rest //= m1
-        col = rest % n_cols
-        rest //= n_cols
-        ts = n_cols - 1 - rest % n_cols
-        rest //= n_cols
-        matches = rest % m1
-        score = rest // m1
-        off = int(offsets[k])
-        blocks: list[tuple[int, int]] = []
-        if with_blocks:
-            blocks = _trace_blocks(moves, q, layout, i, col, off)
-        hits.append(Hit(int(score), int(ts) - off, int(col) - off + 1, int(qs), int(i), int(matches), blocks))
-    return hits
+    ek = best_per_target
+    found = ek >= 0
+    ek = np.where(found, ek, 0)
+    rows_end = m - ek % m1
+    rest = ek // m1
+    q_start = m - rest % m1
+    rest //= m1
+    col = rest % n_cols
+    rest //= n_cols
+    t_start = n_cols - 1 - rest % n_cols - offsets
+    rest //= n_cols
+    matches = rest % m1
+    score = rest // m1
+    t_end = col - offsets + 1
+    zero = np.zeros_like(ek)
+    arrays = tuple(np.where(found, a, zero) for a in (score, t_start, t_end, q_start, rows_end, matches))
+    blocks = None
+    if with_blocks:
+        blocks = [
+            _trace_blocks(moves, q, layout, int(rows_end[k]), int(col[k]), int(offsets[k])) if found[k] else []
+            for k in range(len(targets))
+        ]
+    return arrays, blocks
 
 
 def _trace_blocks(moves, q, layout, i: int, col: int, off: int) -> list[tuple[int, int]]:
