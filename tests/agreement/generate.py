@@ -403,7 +403,7 @@ def f_blank_sentence(ctx, v):
     s = _any_sentence(ctx, v)
     if s is not None:
         if ctx.rng.random() < 0.2:
-            s.pop("text")
+            s.pop("text", None)
         else:
             s["text"] = ctx.rng.choice(["", " ", "\n\t", "\u3000"])
 
