@@ -145,7 +145,7 @@ def render_text(results, style: _Style) -> str:
                 lines.append(f"{indent}no evidence in the sources")
     metrics = compute_hallucination_metrics(results)
     lines.append(
-        f"{metrics.num_spans} spans: {metrics.num_supported} supported, {metrics.num_partial} partial, "
+        f"{metrics.num_spans} span{'s' if metrics.num_spans != 1 else ''}: {metrics.num_supported} supported, {metrics.num_partial} partial, "
         f"{metrics.num_unsupported} unsupported; groundedness {metrics.groundedness_score:.2f}"
     )
     return "\n".join(lines)
