@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from citelens.check import run_rules
 from citelens.check.finding import Target
-from citelens.source.json_locate import locate_in_text
+from citelens.source.json_locate import Locator, locate_in_text
 from citelens.source.json_nodes import locate, pointer_join
 from citelens.source.json_scan import parse
 from citelens.specs import get_spec
@@ -23,9 +23,14 @@ from citelens.specs import get_spec
 from agreement.generate import generate_run
 
 
-def _same(text: str, start: int, pointer: str, target: str) -> None:
+def _same(text: str, start: int, pointer: str, target: str, shared: Locator | None = None) -> None:
+    """One pointer on a fresh locator, and on a locator shared by all the pointers of the
+    value (which answers from the containers it has read already)."""
     node = parse(text, start, len(text)).node
-    assert locate_in_text(text, start, pointer, target) == locate(node, pointer, target), (pointer, target, text)
+    expected = locate(node, pointer, target)
+    assert locate_in_text(text, start, pointer, target) == expected, (pointer, target, text)
+    if shared is not None:
+        assert shared.span(pointer, target) == expected, (pointer, target, text)
 
 
 def test_every_finding_of_generated_runs_lands_where_the_node_tree_puts_it():
@@ -38,8 +43,9 @@ def test_every_finding_of_generated_runs_lands_where_the_node_tree_puts_it():
             except ValueError:
                 continue
             text = "  " + line  # the report does not start at offset 0 of the file
+            shared = Locator(text, 2)
             for f in run_rules(value, get_spec(spec_id)).findings:
-                _same(text, 2, f.pointer, f.target)
+                _same(text, 2, f.pointer, f.target, shared)
                 count += 1
     assert count > 500
 
@@ -79,6 +85,7 @@ def test_arbitrary_json_and_pointers(value, indent, duplicate):
         json.loads(text)
     except ValueError:
         return
+    shared = Locator(text, 0)
     for tokens in _pointers(json.loads(text)):
         for target in Target:
-            _same(text, 0, pointer_join(*tokens), target)
+            _same(text, 0, pointer_join(*tokens), target, shared)

@@ -30,7 +30,7 @@ from citelens.check.rules.sentences import (
 )
 from citelens.check.view import ReportView, TopicInfo
 from citelens.source.document import Item, SourceFile, decode, read_source
-from citelens.source.json_locate import locate_in_text
+from citelens.source.json_locate import Locator
 from citelens.source.json_nodes import locate
 from citelens.specs.model import STRUCTURE_CODES, TrackSpec
 
@@ -186,8 +186,9 @@ class Checker:
         value = item.value
         view = run_rules(value, self.spec, topics=self.topics)
         if view.findings:
+            locator = Locator(text, item.start) if item._node is None else None
             for f in view.findings:
-                start, end = _span(text, item, f.pointer, f.target)
+                start, end = _span(text, item, f.pointer, f.target, locator)
                 if self.fixes:
                     f = self._with_fix(f, item.node(text), view, base)
                 out.append(f.with_span(start - base, end - base))
@@ -213,11 +214,12 @@ def _moved(f: Finding, by: int) -> Finding:
     return replace(f.with_span(f.start + by, f.end + by), fix=shift(f.fix, by))
 
 
-def _span(text: str, item: Item, pointer: str, target: str) -> tuple[int, int]:
-    """Where a finding about `pointer` goes: walked on the text (C scanners) unless the
-    item's node tree exists already; the same span either way (tests/agreement)."""
+def _span(text: str, item: Item, pointer: str, target: str, locator: Locator | None = None) -> tuple[int, int]:
+    """Where a finding about `pointer` goes: walked on the text (C scanners; give one
+    `locator` per item to share its reads) unless the item's node tree exists already;
+    the same span either way (tests/agreement/test_fast_locate.py)."""
     if item._node is None:
-        span = locate_in_text(text, item.start, pointer, target)
+        span = (locator or Locator(text, item.start)).span(pointer, target)
         if span is not None:
             return span
     return locate(item.node(text), pointer, target)
