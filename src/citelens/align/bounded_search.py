@@ -107,6 +107,9 @@ def bounded_search(ctx, answer_ids, ps, emb, lexical, coverage, bound, klass, ce
     weight_per_match = (cfg.weights.alignment + cfg.weights.answer_coverage) / m
     queue = [(-b, k) for k, b in enumerate(bound)]
     heapq.heapify(queue)
+    # After a few exact chains, passages without a near pair are settled in bulk.
+    far_check = (cfg.match_score, cfg.mismatch_score, cfg.gap_score) == (2, -1, -1)
+    chained = 0
     pending: list[int] = []
     batch = 8
 
@@ -150,6 +153,13 @@ def bounded_search(ctx, answer_ids, ps, emb, lexical, coverage, bound, klass, ce
                 settle(ctx, p, hit, answer_ids, lexical[k], emb[k], coverage[k], out)
                 full, caps, _ = thresholds(out, cfg, n_sources, codes)
                 continue
+        if far_check and not exact[k] and not tightened[k]:
+            chained += 1
+            if chained > _CHAINS_BEFORE_BULK:
+                far_check = False
+                queue = _settle_far_passages(ctx, answer_ids, ps, emb, lexical, coverage, bound, klass, certain, exact, queue + [(neg, k)], out)
+                heapq.heapify(queue)
+                continue
         if chains and not exact[k] and not tightened[k]:
             found = best_chain(positions, corpus.passage_tokens(p).tolist(), cfg.match_score, cfg.mismatch_score, cfg.gap_score)
             if found is not None:
@@ -179,6 +189,64 @@ def bounded_search(ctx, answer_ids, ps, emb, lexical, coverage, bound, klass, ce
                 heapq.heappush(queue, (-tighter, k))
                 continue
         pending.append(k)
+
+
+_CHAINS_BEFORE_BULK = 24
+
+
+def _settle_far_passages(ctx, answer_ids, ps, emb, lexical, coverage, bound, klass, certain, exact, queue, out) -> list:
+    """Settle the queued passages that cannot hold two matches, all at once.
+
+    Such a passage aligns to exactly one match (score 2, 1 match, a 1-token span), so
+    its score is known. Support-only ones join the support list (only the best few can
+    matter, and only those become entries); possible citations go back into the queue
+    with their exact score. Returns the new queue.
+    """
+    cfg, corpus = ctx.cfg, ctx.corpus
+    m = len(answer_ids)
+    near = corpus.near_pair_passages(answer_ids)
+    items = np.asarray([k for _, k in queue], dtype=np.int64)
+    if not items.size:
+        return []
+    done = np.asarray(exact, dtype=bool)[items]
+    far = ~near[ps[items]] & ~done
+    keep_queue = [(-bound[k], k) for k in items[~far].tolist()]
+    far_items = items[far]
+    if not far_items.size:
+        return keep_queue
+    lex = np.asarray(lexical, dtype=np.float64)[far_items]
+    em = np.asarray(emb, dtype=np.float64)[far_items]
+    cov = np.asarray(coverage, dtype=np.float64)[far_items]
+    w = cfg.weights
+    normalized = 2 / max(1, 2 * m)
+    answer_coverage = 1 / max(1, m)
+    value = w.alignment * normalized + w.answer_coverage * answer_coverage + w.evidence_coverage * 1.0 + w.lexical * lex + w.embedding * np.maximum(0.0, em)
+    kind = np.asarray(klass, dtype=np.int8)[far_items]
+    if certain:
+        floor = cfg.min_answer_coverage
+        cites = (2 >= cfg.min_alignment_score) & (cov > 0.0) & ((answer_coverage >= floor) | (cov >= floor))
+        kind = np.where(kind == UNKNOWN, np.where(cites, CITATION, SUPPORT), kind)
+    for k, v in zip(far_items[kind != SUPPORT].tolist(), value[kind != SUPPORT].tolist()):
+        exact[k] = True
+        klass[k] = CITATION if certain else klass[k]
+        if klass[k] == UNKNOWN:  # not resolvable without the full rules: align it
+            exact[k] = False
+            keep_queue.append((-bound[k], k))
+            continue
+        bound[k] = v + EPS
+        keep_queue.append((-bound[k], k))
+    support = (kind == SUPPORT) & ((lex > 0.0) | (em >= cfg.min_embedding_similarity))
+    keep = cfg.max_retrieval_support
+    if keep > 0 and support.any():
+        chosen = far_items[support]
+        passages = ps[chosen]
+        base = np.asarray([s.base_offset for s in corpus.sources], dtype=np.int64)
+        start = base[corpus.passage_source[passages]] + corpus.passage_starts[passages]
+        order = np.lexsort((passages, start, corpus.passage_source_index[passages], -value[support]))[:keep]
+        for k, v in zip(chosen[order].tolist(), value[support][order].tolist()):
+            exact[k] = True
+            out.support.append(support_entry(corpus, int(ps[k]), v, lexical[k], emb[k]))
+    return keep_queue
 
 
 def first_occurrence(needle: bytes, tokens: np.ndarray) -> int:

@@ -219,6 +219,7 @@ class PreparedCorpus:
         idf[df == 0] = 1.0  # tokens absent from the corpus weigh 1.0, as in the reference
         self.idf = idf
         self.vocabulary_size = size - 1
+        self._near: tuple[np.ndarray, np.ndarray] | None = None
 
     @classmethod
     def build(
@@ -240,6 +241,45 @@ class PreparedCorpus:
             vocab = getattr(tokenizer, "_vocab", None) if tokenizer is not None else SHARED_VOCABULARY.ids
             vocab_size = len(vocab) if isinstance(vocab, dict) else 0
         return cls(normalized, docs, vocab_size)
+
+    # -- near token pairs ------------------------------------------------------
+
+    def near_pair_passages(self, answer_ids: list[int]) -> np.ndarray:
+        """Passages holding some pair of answer tokens at distance 1-2 in both texts.
+
+        Two matches can only join one local alignment (default scoring) when they are at
+        most 2 tokens apart in the answer and in the passage; a passage without such a
+        pair aligns to a single match. The pair index is built on first use.
+        """
+        if self._near is None:
+            self._near = self._build_near_pairs()
+        keys, passages = self._near
+        marks = np.zeros(self.num_passages, dtype=bool)
+        q = np.asarray(answer_ids, dtype=np.int64)
+        wanted = np.unique(np.concatenate([(q[:-d] << 32) | q[d:] for d in (1, 2) if q.shape[0] > d] or [np.zeros(0, np.int64)]))
+        lo = np.searchsorted(keys, wanted, side="left")
+        hi = np.searchsorted(keys, wanted, side="right")
+        for a, b in zip(lo.tolist(), hi.tolist()):
+            if b > a:
+                marks[passages[a:b]] = True
+        return marks
+
+    def _build_near_pairs(self) -> tuple[np.ndarray, np.ndarray]:
+        lengths = self.passage_hi - self.passage_lo
+        total = int(lengths.sum())
+        if total == 0:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        passage_of = np.repeat(np.arange(self.num_passages, dtype=np.int64), lengths)
+        firsts = np.cumsum(lengths) - lengths
+        ids = self.token_ids[np.arange(total, dtype=np.int64) - np.repeat(firsts - self.passage_lo, lengths)].astype(np.int64)
+        keys, owners = [], []
+        for d in (1, 2):
+            same = passage_of[:-d] == passage_of[d:]
+            keys.append(((ids[:-d] << 32) | ids[d:])[same])
+            owners.append(passage_of[:-d][same])
+        key = np.concatenate(keys)
+        order = np.argsort(key, kind="stable")
+        return key[order], np.concatenate(owners)[order]
 
     # -- per passage helpers -------------------------------------------------
 
