@@ -119,7 +119,7 @@ def phases(spec: str, path: Path, topics_path: Path) -> dict[str, float]:
     from citelens.check import Checker, run_rules
     from citelens.check.rules.coverage import check_coverage, report_facts
     from citelens.source.document import decode, read_source
-    from citelens.source.json_locate import locate_in_text
+    from citelens.source.json_locate import Locator
     from citelens.specs import get_spec
     from citelens.topics import load_topics
 
@@ -140,9 +140,14 @@ def phases(spec: str, path: Path, topics_path: Path) -> dict[str, float]:
     out["read_source (line index + json.loads with hooks)"], source = best(lambda: read_source(text, problems))
     out["run_rules (all reports)"], views = best(
         lambda: [run_rules(item.value, sp, topics=topics) for item in source.items])
-    out["place findings (pointer -> span)"], _ = best(lambda: [
-        locate_in_text(text, item.start, f.pointer, f.target)
-        for item, view in zip(source.items, views) for f in view.findings])
+    def place() -> None:
+        for item, view in zip(source.items, views):
+            if view.findings:
+                locator = Locator(text, item.start)
+                for f in view.findings:
+                    locator.span(f.pointer, f.target)
+
+    out["place findings (pointer -> span)"], _ = best(place)
     facts = [report_facts(i, v) for i, v in enumerate(views) if isinstance(v.value, dict)]
     out["cross-report rules"], _ = best(lambda: check_coverage(facts, sp, topics, lambda i, f: None))
     out["Checker.check_path total"], result = best(lambda: Checker(sp, topics).check_path(path))

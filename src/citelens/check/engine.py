@@ -137,13 +137,17 @@ class Checker:
             if outcome.facts is not None:
                 facts.append(replace(outcome.facts, index=item.index))
         by_index = {item.index: item for item in source.items}
+        locators: dict[int, Locator] = {}  # a report with several file-level findings is read once
 
         def add(index: int | None, finding: Finding) -> None:
             if index is None:
                 findings.append(finding.with_span(0, 1))
                 return
             item = by_index[index]
-            start, end = _span(text, item, finding.pointer, finding.target)
+            locator = locators.get(index)
+            if locator is None:
+                locator = locators[index] = Locator(text, item.start, unique_keys=True)
+            start, end = _span(text, item, finding.pointer, finding.target, locator)
             if self.fixes:
                 finding = self._with_fix(finding, item.node(text), ReportView.build(item.value, self.spec), 0)
             findings.append(finding.with_span(start, end))
@@ -186,7 +190,7 @@ class Checker:
         value = item.value
         view = run_rules(value, self.spec, topics=self.topics)
         if view.findings:
-            locator = Locator(text, item.start) if item._node is None else None
+            locator = Locator(text, item.start, unique_keys=True) if item._node is None else None
             for f in view.findings:
                 start, end = _span(text, item, f.pointer, f.target, locator)
                 if self.fixes:
@@ -217,9 +221,11 @@ def _moved(f: Finding, by: int) -> Finding:
 def _span(text: str, item: Item, pointer: str, target: str, locator: Locator | None = None) -> tuple[int, int]:
     """Where a finding about `pointer` goes: walked on the text (C scanners; give one
     `locator` per item to share its reads) unless the item's node tree exists already;
-    the same span either way (tests/agreement/test_fast_locate.py)."""
+    the same span either way (tests/agreement/test_fast_locate.py). An item without a
+    node tree came through the fast path, which sends any duplicate key to the
+    positioned parser: its keys are unique."""
     if item._node is None:
-        span = (locator or Locator(text, item.start)).span(pointer, target)
+        span = (locator or Locator(text, item.start, unique_keys=True)).span(pointer, target)
         if span is not None:
             return span
     return locate(item.node(text), pointer, target)

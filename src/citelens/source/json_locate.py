@@ -27,33 +27,44 @@ Items = list[tuple[int, int]]  # an array's items: (value start, value end)
 
 
 class Locator:
-    """Spans of pointers inside the JSON value that starts at or after `start`."""
+    """Spans of pointers inside the JSON value that starts at or after `start`.
 
-    __slots__ = ("text", "root", "_read")
+    `unique_keys=True` promises that no object in the value repeats a key (the checker
+    knows this of every report its fast path decoded: a duplicate sends the report to
+    the positioned parser). An object is then read only up to the member asked for, so
+    a finding in `metadata` does not pay for decoding a long `answer` after it."""
 
-    def __init__(self, text: str, start: int):
+    __slots__ = ("text", "root", "unique", "_read", "_resume")
+
+    def __init__(self, text: str, start: int, *, unique_keys: bool = False):
         self.text = text
         self.root = _WS.match(text, start).end()
-        self._read: dict[int, Members | Items] = {}  # container start -> its children
+        self.unique = unique_keys
+        self._read: dict[int, Members | Items] = {}  # container start -> its children so far
+        self._resume: dict[int, int] = {}  # object start -> offset of its next unread member, -1 at the end
 
-    def _object(self, pos: int) -> Members:
+    def _member(self, pos: int, token: str) -> tuple[int, int, int, int] | None:
+        text, ws = self.text, _WS.match
         members = self._read.get(pos)
         if members is None:
-            text, ws = self.text, _WS.match
-            members = {}
+            members = self._read[pos] = {}
             p = ws(text, pos + 1).end()
-            if text[p] != "}":
-                while True:
-                    key, key_end = scanstring(text, p + 1)
-                    q = ws(text, ws(text, key_end).end() + 1).end()  # past the ':'
-                    value_end = _scan_value(text, q)[1]
-                    members[key] = (p, key_end, q, value_end)
-                    q = ws(text, value_end).end()
-                    if text[q] != ",":
-                        break
-                    p = ws(text, q + 1).end()
-            self._read[pos] = members
-        return members  # type: ignore[return-value]
+            self._resume[pos] = -1 if text[p] == "}" else p
+        elif self.unique and token in members:
+            return members[token]  # type: ignore[index]
+        p = self._resume[pos]
+        while p >= 0:
+            key, key_end = scanstring(text, p + 1)
+            q = ws(text, ws(text, key_end).end() + 1).end()  # past the ':'
+            value_end = _scan_value(text, q)[1]
+            members[key] = (p, key_end, q, value_end)  # type: ignore[index]
+            q = ws(text, value_end).end()
+            p = ws(text, q + 1).end() if text[q] == "," else -1
+            if self.unique and key == token:
+                self._resume[pos] = p
+                return members[key]  # type: ignore[index]
+        self._resume[pos] = -1
+        return members.get(token)  # type: ignore[union-attr]
 
     def _array(self, pos: int) -> Items:
         items = self._read.get(pos)
@@ -81,7 +92,7 @@ class Locator:
             for token in pointer_tokens(pointer):
                 ch = text[pos]
                 if ch == "{":
-                    found = self._object(pos).get(token)
+                    found = self._member(pos, token)
                     if found is None:
                         break
                     key_span, pos, node_end = (found[0], found[1]), found[2], found[3]
