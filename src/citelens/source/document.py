@@ -19,6 +19,7 @@ from citelens.source.line_index import LineIndex
 Layout = Literal["jsonl", "array", "object", "empty"]
 
 _INFINITIES = (math.inf, -math.inf)
+MAX_ENCODING_PROBLEMS = 10
 _BLANK = re.compile(r"[ \t\n\r]*\Z")
 
 
@@ -86,6 +87,12 @@ def decode(data: bytes) -> tuple[str, list[TextProblem]]:
             parts.append("\ufffd")
             length += 1
             pos += exc.end
+    if len(problems) > MAX_ENCODING_PROBLEMS:  # a binary file: say so once, not a thousand times
+        rest = problems[MAX_ENCODING_PROBLEMS]
+        more = len(problems) - MAX_ENCODING_PROBLEMS
+        problems = problems[:MAX_ENCODING_PROBLEMS] + [TextProblem(
+            "encoding", f"{more} more undecodable byte runs from here on; is this a binary file?",
+            rest.start, rest.end)]
     return "".join(parts), problems
 
 
