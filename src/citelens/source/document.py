@@ -97,8 +97,14 @@ def decode(data: bytes) -> tuple[str, list[TextProblem]]:
 
 
 def _nul_problems(text: str) -> list[TextProblem]:
-    return [TextProblem("encoding", "NUL byte (U+0000) in the file; report files are plain UTF-8 text",
-                        m.start(), m.start() + 1) for m in re.finditer("\x00", text)]
+    found = [m.start() for m in re.finditer("\x00", text)]
+    out = [TextProblem("encoding", "NUL byte (U+0000) in the file; report files are plain UTF-8 text", at, at + 1)
+           for at in found[:MAX_ENCODING_PROBLEMS]]
+    if len(found) > MAX_ENCODING_PROBLEMS:
+        at = found[MAX_ENCODING_PROBLEMS]
+        out.append(TextProblem("encoding", f"{len(found) - MAX_ENCODING_PROBLEMS} more NUL bytes from here on",
+                               at, at + 1))
+    return out
 
 
 def _fast_item(text: str, index: int, start: int, end: int) -> Item:
