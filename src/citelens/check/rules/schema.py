@@ -69,11 +69,57 @@ RETRIEVED_FIELDS = {
 }
 
 
+def _nullable(table: dict, key: str, required: bool) -> bool:
+    return not required and (table is not REPORT_FIELDS or key != "is_ragtime") \
+        and (table is not METADATA_FIELDS or key not in NOT_NULL_METADATA)
+
+
+_PLAIN = {"str": str, "object": dict, "list": list}  # types a plain isinstance test decides
+_FAST: dict[int, tuple[tuple[str, ...], dict[str, tuple[Any, Callable[[Any], bool], bool]]]] = {}
+
+
+def _fast_table(table: dict):
+    """(required keys, key -> (plain type or None, test, nullable)) of a field table."""
+    fast = _FAST.get(id(table))
+    if fast is None:
+        fast = _FAST[id(table)] = (
+            tuple(k for k, (_, req) in table.items() if req),
+            {k: (_PLAIN.get(t), _str_list if t == "str_list" else TYPES[t][0], _nullable(table, k, req))
+             for k, (t, req) in table.items() if t not in ("documents", "ranking")})
+    return fast
+
+
+def _str_list(value: Any) -> bool:
+    return isinstance(value, list) and all(type(x) is str for x in value)
+
+
+def _all_fine(obj: dict, table: dict) -> bool:
+    """True when every field of the table is fine in `obj` (the usual case): a pass over
+    the members present, with no messages built. Fields with items to check say no."""
+    required, checks = _fast_table(table)
+    for key in required:
+        if key not in obj:
+            return False
+    for key, value in obj.items():
+        if key in table:
+            check = checks.get(key)
+            if check is None:
+                return False  # a list or map whose items need the full check
+            plain, test, nullable = check
+            if value is None:
+                if not nullable:
+                    return False
+            elif not (isinstance(value, plain) if plain is not None else test(value)):
+                return False
+    return True
+
+
 def _fields(view: ReportView, obj: dict, table: dict, base: tuple, where: str) -> None:
+    if _all_fine(obj, table):
+        return
     for key, (type_name, required) in table.items():
         test, phrase = TYPES[type_name]
-        nullable = not required and (table is not REPORT_FIELDS or key != "is_ragtime") \
-            and (table is not METADATA_FIELDS or key not in NOT_NULL_METADATA)
+        nullable = _nullable(table, key, required)
         if key not in obj or (obj[key] is None and nullable):
             if required and key not in obj:
                 view.add("schema", f"{where} has no {key!r} (required, {phrase})", *base, key,
