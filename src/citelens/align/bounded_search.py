@@ -204,12 +204,11 @@ def _settle_far_passages(ctx, answer_ids, ps, emb, lexical, coverage, bound, kla
     """
     cfg, corpus = ctx.cfg, ctx.corpus
     m = len(answer_ids)
-    near = corpus.near_pair_passages(answer_ids)
     items = np.asarray([k for _, k in queue], dtype=np.int64)
     if not items.size:
         return []
     done = np.asarray(exact, dtype=bool)[items]
-    far = ~near[ps[items]] & ~done
+    far = ~corpus.near_pairs(ps[items], answer_ids) & ~done
     keep_queue = [(-bound[k], k) for k in items[~far].tolist()]
     far_items = items[far]
     if not far_items.size:

@@ -219,7 +219,6 @@ class PreparedCorpus:
         idf[df == 0] = 1.0  # tokens absent from the corpus weigh 1.0, as in the reference
         self.idf = idf
         self.vocabulary_size = size - 1
-        self._near: tuple[np.ndarray, np.ndarray] | None = None
 
     @classmethod
     def build(
@@ -244,42 +243,30 @@ class PreparedCorpus:
 
     # -- near token pairs ------------------------------------------------------
 
-    def near_pair_passages(self, answer_ids: list[int]) -> np.ndarray:
-        """Passages holding some pair of answer tokens at distance 1-2 in both texts.
+    def near_pairs(self, passages: np.ndarray, answer_ids: list[int]) -> np.ndarray:
+        """For each passage: does it hold a pair of answer tokens at distance 1-2 in both texts?
 
         Two matches can only join one local alignment (default scoring) when they are at
         most 2 tokens apart in the answer and in the passage; a passage without such a
-        pair aligns to a single match. The pair index is built on first use.
+        pair aligns to a single match.
         """
-        if self._near is None:
-            self._near = self._build_near_pairs()
-        keys, passages = self._near
-        marks = np.zeros(self.num_passages, dtype=bool)
+        flags = np.zeros(passages.shape[0], dtype=bool)
         q = np.asarray(answer_ids, dtype=np.int64)
-        wanted = np.unique(np.concatenate([(q[:-d] << 32) | q[d:] for d in (1, 2) if q.shape[0] > d] or [np.zeros(0, np.int64)]))
-        lo = np.searchsorted(keys, wanted, side="left")
-        hi = np.searchsorted(keys, wanted, side="right")
-        for a, b in zip(lo.tolist(), hi.tolist()):
-            if b > a:
-                marks[passages[a:b]] = True
-        return marks
-
-    def _build_near_pairs(self) -> tuple[np.ndarray, np.ndarray]:
-        lengths = self.passage_hi - self.passage_lo
+        if q.shape[0] < 2 or not passages.size:
+            return flags
+        wanted = np.unique(np.concatenate([(q[:-d] << 32) | q[d:] for d in (1, 2) if q.shape[0] > d]))
+        lo = self.passage_lo[passages]
+        lengths = self.passage_hi[passages] - lo
         total = int(lengths.sum())
-        if total == 0:
-            return np.zeros(0, np.int64), np.zeros(0, np.int64)
-        passage_of = np.repeat(np.arange(self.num_passages, dtype=np.int64), lengths)
+        owner = np.repeat(np.arange(passages.shape[0], dtype=np.int64), lengths)
         firsts = np.cumsum(lengths) - lengths
-        ids = self.token_ids[np.arange(total, dtype=np.int64) - np.repeat(firsts - self.passage_lo, lengths)].astype(np.int64)
-        keys, owners = [], []
+        ids = self.token_ids[np.arange(total, dtype=np.int64) - np.repeat(firsts - lo, lengths)].astype(np.int64)
         for d in (1, 2):
-            same = passage_of[:-d] == passage_of[d:]
-            keys.append(((ids[:-d] << 32) | ids[d:])[same])
-            owners.append(passage_of[:-d][same])
-        key = np.concatenate(keys)
-        order = np.argsort(key, kind="stable")
-        return key[order], np.concatenate(owners)[order]
+            if total <= d:
+                continue
+            found = (owner[:-d] == owner[d:]) & np.isin((ids[:-d] << 32) | ids[d:], wanted)
+            flags[owner[:-d][found]] = True
+        return flags
 
     # -- per passage helpers -------------------------------------------------
 
