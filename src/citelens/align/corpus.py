@@ -9,7 +9,6 @@ instead of against every passage.
 
 from __future__ import annotations
 
-import math
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -280,7 +279,3 @@ class PreparedCorpus:
     def idf_of(self, token_id: int) -> float:
         return float(self.idf[token_id]) if 0 <= token_id < self.idf.shape[0] else 1.0
 
-
-def idf_value(n_passages: int, df: int) -> float:
-    """The IDF formula, for documentation and tests: ln((N+1)/(df+1)) + 1."""
-    return math.log((n_passages + 1) / (df + 1)) + 1.0
