@@ -5,9 +5,13 @@ the best few citations (``top_k``, per-source caps) and the best few support ent
 so passages are visited best-bound-first and skipped once the results settled so far
 keep them out of both lists. The bound of a passage's score uses its shared-token
 count and exact lexical score; a passage sharing no content word can never become a
-citation, and one with enough content words always does (default gate), so most
-passages are classified before any alignment. The output is the same as aligning
-everything (tested on every preset).
+citation, and one with enough content words always does (default gate).
+
+Most passages are then settled without the full dynamic programme: a verbatim answer
+by a byte search, short chains of matching cells exactly (``match_chains``), passages
+without two nearby answer tokens in bulk (they align to a single match). Only the few
+passages whose evidence offsets are needed go through the vectorised Smith-Waterman.
+The output is the same as aligning everything (tested on every preset).
 """
 
 from __future__ import annotations
