@@ -33,11 +33,40 @@ class TextProblem:
     end: int
 
 
-class _Flags:
-    __slots__ = ("dupes", "nonfinite")
+class _LineDecoder:
+    """`json.loads` with the hooks that notice what the fast path cannot keep (duplicate
+    keys, NaN/Infinity, float overflow), built once per file rather than once per line
+    (`json.loads(**hooks)` makes a new decoder per call). One per read, so thread-safe."""
+
+    __slots__ = ("dupes", "nonfinite", "_decode")
 
     def __init__(self) -> None:
         self.dupes = self.nonfinite = False
+        self._decode = json.JSONDecoder(object_pairs_hook=self._pairs, parse_constant=self._constant,
+                                        parse_float=self._finite).decode
+
+    def _pairs(self, kv: list) -> dict:
+        d = dict(kv)
+        if len(d) != len(kv):
+            self.dupes = True
+        return d
+
+    def _constant(self, name: str) -> float:
+        self.nonfinite = True
+        return float(name)
+
+    def _finite(self, literal: str) -> float:
+        value = float(literal)
+        if value in _INFINITIES:  # a literal beyond the double range, e.g. 1e400
+            self.nonfinite = True
+        return value
+
+    def decode(self, line: str) -> Any:
+        """The value; `dupes`/`nonfinite` tell whether the line needs the slow path."""
+        self.dupes = self.nonfinite = False
+        if line.startswith("\ufeff"):  # json.loads refuses a BOM; so must we
+            raise ValueError("unexpected byte-order mark")
+        return self._decode(line)
 
 
 @dataclass(slots=True)
@@ -107,30 +136,12 @@ def _nul_problems(text: str) -> list[TextProblem]:
     return out
 
 
-def _fast_item(text: str, index: int, start: int, end: int) -> Item:
-    line = text[start:end]
-    flags = _Flags()
-
-    def pairs(kv: list) -> dict:
-        d = dict(kv)
-        if len(d) != len(kv):
-            flags.dupes = True
-        return d
-
-    def constant(name: str) -> float:
-        flags.nonfinite = True
-        return float(name)
-
-    def finite(literal: str) -> float:
-        value = float(literal)
-        if value in _INFINITIES:  # a literal beyond the double range, e.g. 1e400
-            flags.nonfinite = True
-        return value
-
+def _fast_item(text: str, index: int, start: int, end: int, decoder: _LineDecoder | None = None) -> Item:
+    decoder = decoder or _LineDecoder()
     item = Item(index, start, end)
     try:
-        item.value = json.loads(line, object_pairs_hook=pairs, parse_constant=constant, parse_float=finite)
-        if not (flags.dupes or flags.nonfinite):
+        item.value = decoder.decode(text[start:end])
+        if not (decoder.dupes or decoder.nonfinite):
             return item
     except (ValueError, RecursionError):
         pass
@@ -160,11 +171,12 @@ class SourceFile:
 
 def _jsonl_items(text: str, lines: LineIndex) -> list[Item]:
     items: list[Item] = []
+    decoder = _LineDecoder()
     for n in range(lines.line_count):
         start, end = lines.starts[n], lines.line_end(n)
         if _BLANK.match(text, start, end):
             continue
-        items.append(_fast_item(text, len(items), start, end))
+        items.append(_fast_item(text, len(items), start, end, decoder))
     return items
 
 
