@@ -76,3 +76,17 @@ def test_answer_is_required(sources_file, capsys):
     with pytest.raises(SystemExit) as exc:
         main(["align", "--sources", str(sources_file)])
     assert exc.value.code == 2
+
+
+def test_colour_only_on_a_terminal(sources_file, capsys, monkeypatch):
+    import sys
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert main(["align", "--answer", ANSWER, "--sources", str(sources_file)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b[1;32mDeforestation increased sharply between 2019 and 2021\x1b[0m" in out
+    assert "[[" not in out
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert main(["align", "--answer", ANSWER, "--sources", str(sources_file)]) == 0
+    assert "\x1b[" not in capsys.readouterr().out
