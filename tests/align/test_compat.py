@@ -27,3 +27,34 @@ def test_status_agrees_on_at_least_95_percent_of_spans(comparison, capsys):
 def test_top_evidence_overlaps_reference(comparison):
     assert comparison.both_cite >= 100
     assert comparison.iou_rate >= 0.95, comparison.disagreements[:10]
+
+
+def test_many_passages_give_identical_results():
+    """All 15 sample documents at once (1,347 passages): the 200-candidate cut is active."""
+    from compat_cases import _jsonl
+
+    import cite_right
+    from citelens.align import PreparedCitationCorpus, SourceDocument
+
+    topics = {d["docid"]: d["body"] for d in _jsonl("dragun_docs.jsonl")}
+    reports = [r for r in _jsonl("dragun_run.jsonl") if r["metadata"]["topic_id"] in topics][:3]
+    ours = PreparedCitationCorpus.from_sources([SourceDocument(id=k, text=v) for k, v in topics.items()])
+    ref = cite_right.PreparedCitationCorpus.from_sources(
+        [cite_right.SourceDocument(id=k, text=v) for k, v in topics.items()], use_rust=False
+    )
+    assert ours.corpus.num_passages > 1000
+
+    def rounded(x):
+        if isinstance(x, float):
+            return round(x, 9)
+        if isinstance(x, dict):
+            return {k: rounded(v) for k, v in x.items()}
+        if isinstance(x, list):
+            return [rounded(v) for v in x]
+        return x
+
+    for report in reports:
+        answer = " ".join(x["text"] for x in report["responses"])
+        a = [s.model_dump() for s in ours.align(answer)]
+        b = [s.model_dump() for s in ref.align(answer, backend="python")]
+        assert rounded(a) == rounded(b)
