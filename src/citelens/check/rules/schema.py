@@ -38,6 +38,7 @@ REPORT_FIELDS = {
     "is_ragtime": ("bool", False), "metadata": ("object", True), "evaldata": ("object", False),
     "responses": ("list", False), "answer": ("list", False), "references": ("str_list", False),
     "ranking": ("ranking", False), "documents": ("documents", False),
+    "path": ("str", False),  # the reference model's (file path) field: a string if given
 }
 METADATA_FIELDS = {
     "team_id": ("str", True), "run_id": ("str", True), "topic_id": ("str", False),
