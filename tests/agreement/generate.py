@@ -468,7 +468,7 @@ def f_citations_odd(ctx, v):
 def f_unloadable(ctx, v):
     choice = ctx.rng.choice(["text_int", "sentence_str", "sentence_meta", "metadata_list", "metadata_missing",
                              "is_ragtime", "evaldata", "documents_bad", "documents_good", "ranking_bad",
-                             "ranking_good", "root_array", "root_string"])
+                             "ranking_good", "root_array", "root_string", "path"])
     s = _any_sentence(ctx, v)
     if choice == "text_int" and s is not None:
         s["text"] = 5
@@ -495,6 +495,8 @@ def f_unloadable(ctx, v):
     elif choice == "ranking_good":
         v["ranking"] = ctx.rng.choice([[{"doc_id": "d", "rank": 1}],
                                        [{"query_id": "q", "test_collection": "c", "ranked_docs": []}], []])
+    elif choice == "path":
+        v["path"] = ctx.rng.choice(["runs/r1.jsonl", 5, None, ["a"]])
     elif choice == "root_array":
         return [v]
     elif choice == "root_string":
