@@ -106,8 +106,9 @@ class Checker:
 
     def __init__(self, spec: TrackSpec | None = None, topics: Mapping[str, TopicInfo] | None = None,
                  *, strict: bool = False, overrides: Mapping[str, str] | None = None,
-                 fixes: bool = False, cache_size: int = 20000):
+                 fixes: bool = False, cache_size: int = 20000, workers: int = 1):
         self.spec, self.topics, self.fixes = spec, topics, fixes
+        self.workers = workers  # >1: big files are checked by forked processes (the CLI)
         self.policy = Policy(spec, strict, dict(overrides or {}))
         self._cache: OrderedDict[str, _ItemOutcome] = OrderedDict()
         self._cache_size = cache_size
@@ -131,8 +132,7 @@ class Checker:
         if source.syntax is not None:
             findings.append(_syntax(source.syntax.message, source.syntax.offset))
         facts: list[ReportFacts] = []
-        for item in source.items:
-            outcome = self._item(text, item)
+        for item, outcome in zip(source.items, self._outcomes(text, source.items)):
             findings.extend(_moved(f, item.start) for f in outcome.findings)
             if outcome.facts is not None:
                 facts.append(replace(outcome.facts, index=item.index))
@@ -158,6 +158,11 @@ class Checker:
         return FileResult(path, source.line_index, findings, len(source.items))
 
     # --- one report -----------------------------------------------------------------
+    def _outcomes(self, text: str, items: list[Item]) -> list[_ItemOutcome]:
+        if self.workers > 1 and len(items) >= PARALLEL_MIN_REPORTS and not self.fixes and _can_fork():
+            return _forked_outcomes(self, text, items)
+        return [self._item(text, item) for item in items]
+
     def _item(self, text: str, item: Item) -> _ItemOutcome:
         if not self._cache_size:
             return self._check_item(text, item)
@@ -207,6 +212,42 @@ class Checker:
 
         repair = fix_for(finding, FixContext(node, view, self.topics))
         return replace(finding, fix=shift(repair, -base)) if repair else finding
+
+
+PARALLEL_MIN_REPORTS = 2000  # below this, starting processes costs more than it saves
+_FORK_STATE: tuple | None = None  # (checker, text, items), inherited by forked workers
+
+
+def _can_fork() -> bool:
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def _check_range(lo: int, hi: int) -> list[_ItemOutcome]:
+    checker, text, items = _FORK_STATE
+    return [checker._check_item(text, item) for item in items[lo:hi]]
+
+
+def _forked_outcomes(checker: "Checker", text: str, items: list[Item]) -> list[_ItemOutcome]:
+    """Check the reports in `checker.workers` slices at once: this process takes the
+    first, forked workers (which share the decoded file without copying it) the rest."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    global _FORK_STATE
+    n = checker.workers
+    bounds = [(len(items) * k // n, len(items) * (k + 1) // n) for k in range(n)]
+    _FORK_STATE = (checker, text, items)
+    try:
+        with ProcessPoolExecutor(n - 1, mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = [pool.submit(_check_range, lo, hi) for lo, hi in bounds[1:]]
+            outcomes = _check_range(*bounds[0])
+            for future in futures:
+                outcomes.extend(future.result())
+    finally:
+        _FORK_STATE = None
+    return outcomes
 
 
 def _moved(f: Finding, by: int) -> Finding:

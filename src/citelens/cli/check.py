@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -59,11 +60,17 @@ class _Checkers:
             spec = resolve_spec(settings.spec) if settings.spec else None
             topics = load_topics(settings.topics) if settings.topics else None
             self._by_key[key] = Checker(spec, topics, strict=settings.strict, overrides=settings.severity,
-                                        fixes=self.fixes, cache_size=0 if not self.fixes else 20000)
+                                        fixes=self.fixes, cache_size=0 if not self.fixes else 20000,
+                                        workers=min(os.cpu_count() or 1, 4))
         return self._by_key[key]
 
 
 def run(args: argparse.Namespace) -> int:
+    import gc
+
+    # A short-lived process holding thousands of decoded reports: the cyclic collector
+    # would re-walk them again and again for no garbage (about a fifth of the run time).
+    gc.disable()
     from citelens.config import ConfigError, settings_for
     from citelens.specs import SpecError
     from citelens.topics import TopicFileError
