@@ -12,7 +12,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import sys
 from functools import cache
 from pathlib import Path
 from types import SimpleNamespace
