@@ -118,14 +118,19 @@ def _by_line(result) -> tuple[dict[int, list], list]:
 
 
 def compare_lines(lines: list[str], spec_id: str, requests: dict | None, *, loaded: list | None = None,
-                  values: list | None = None, check_coverage: bool = True) -> Outcome:
+                  values: list | None = None, check_coverage: bool = True, topics=None) -> Outcome:
     """Compare one run (its JSONL lines) under one spec, with or without topics.
 
+    `requests`: the reference's topic id -> Request; `topics`: ours for the same file
+    (`citelens.topics.load_topics`), else built from the requests.
     `loaded`/`values`: the reference Report (or None) and json value of each line, when
     the caller has them already (they do not depend on the spec)."""
     out = Outcome()
     spec = get_spec(spec_id)
-    topics = Topics.from_requests(requests) if requests else None
+    if requests and topics is None:
+        topics = Topics.from_requests(requests)
+    elif not requests:
+        topics = None
     checker = Checker(spec, topics)
     text = "\n".join(lines) + "\n"
     result = checker.check_text(text, f"<{spec_id}>")
@@ -212,11 +217,18 @@ def _compare_coverage(checker: Checker, lines, loaded, spec_id, requests, out: O
                                            {code: sorted(ids - ours_topics.get(code, set()))}))
 
 
-def write_requests(path: Path, topics: list[dict]) -> dict:
+def write_requests(path: Path, topics: list[dict]) -> tuple[dict, Any]:
+    """Write a topics file; read it with both tools: (the reference's requests, our
+    TopicSet). Both must see the same ids, texts and limits."""
+    from citelens.topics import load_topics
+
     from agreement.generate import topics_jsonl
 
     path.write_text(topics_jsonl(topics), encoding="utf-8")
-    return R.load_requests(path)
+    requests, ours = R.load_requests(path), load_topics(path)
+    assert list(ours) == list(requests)
+    assert all(ours[t].text == q.title and ours[t].limit == q.limit for t, q in requests.items())
+    return requests, ours
 
 
 def run_generated(gen: str, own_n: int, cross_n: int, seeds, tmp: Path, specs=None) -> Outcome:
@@ -227,7 +239,7 @@ def run_generated(gen: str, own_n: int, cross_n: int, seeds, tmp: Path, specs=No
     total = Outcome()
     for seed in seeds:
         lines, topics = generate_run(gen, own_n, seed)
-        requests = write_requests(tmp / f"{gen}-{seed}.topics.jsonl", topics)
+        requests, ours = write_requests(tmp / f"{gen}-{seed}.topics.jsonl", topics)
         loaded = [R.load_line(line) for line in lines]
         values = []
         for line in lines:
@@ -238,7 +250,8 @@ def run_generated(gen: str, own_n: int, cross_n: int, seeds, tmp: Path, specs=No
         for spec_id in specs or R.SHARED_SPECS:
             n = len(lines) if spec_id == gen else cross_n
             for req in (None, requests):
-                total.merge(compare_lines(lines[:n], spec_id, req, loaded=loaded[:n], values=values[:n]))
+                total.merge(compare_lines(lines[:n], spec_id, req, loaded=loaded[:n], values=values[:n],
+                                          topics=ours if req else None))
     return total
 
 
