@@ -118,7 +118,8 @@ def _by_line(result) -> tuple[dict[int, list], list]:
 
 
 def compare_lines(lines: list[str], spec_id: str, requests: dict | None, *, loaded: list | None = None,
-                  values: list | None = None, check_coverage: bool = True, topics=None) -> Outcome:
+                  values: list | None = None, check_coverage: bool = True, topics=None,
+                  strict: bool = False) -> Outcome:
     """Compare one run (its JSONL lines) under one spec, with or without topics.
 
     `requests`: the reference's topic id -> Request; `topics`: ours for the same file
@@ -131,7 +132,7 @@ def compare_lines(lines: list[str], spec_id: str, requests: dict | None, *, load
         topics = Topics.from_requests(requests)
     elif not requests:
         topics = None
-    checker = Checker(spec, topics)
+    checker = Checker(spec, topics, strict=strict)
     text = "\n".join(lines) + "\n"
     result = checker.check_text(text, f"<{spec_id}>")
     per_line, _ = _by_line(result)
@@ -162,8 +163,8 @@ def compare_lines(lines: list[str], spec_id: str, requests: dict | None, *, load
             out.mismatches.append(Mismatch("schema_on_loadable", spec_id, n + 1,
                                            {f.message for f in schema}, "loads", line))
         ours = {(f.code, f.severity) for f in ours_all if f.code not in EXCLUDED}
-        ref = R.report_categories(report, spec_id, requests)
-        ref_prefix = R.report_categories(report, spec_id, requests, anchored=False)
+        ref = R.report_categories(report, spec_id, requests, strict=strict)
+        ref_prefix = R.report_categories(report, spec_id, requests, anchored=False, strict=strict)
         out.categories.update(c for c, _ in ref)
         if ref_prefix != ref:
             # documented: the reference matches doc ids only at the start
@@ -175,7 +176,7 @@ def compare_lines(lines: list[str], spec_id: str, requests: dict | None, *, load
         coerced = _coerce(values[n], spec) if isinstance(values[n], dict) else None
         if coerced is not None:
             request = topics.get(ReportView.build(coerced, spec).topic_id or "") if topics else None
-            ours_coerced = {(f.code, f.severity) for f in check_report(coerced, spec, request)
+            ours_coerced = {(f.code, f.severity) for f in check_report(coerced, spec, request, strict=strict)
                             if f.code not in EXCLUDED}
             if ours_coerced == ref:
                 # documented: we read the raw token (a "1" is not an index, so the
@@ -186,11 +187,12 @@ def compare_lines(lines: list[str], spec_id: str, requests: dict | None, *, load
         out.mismatches.append(Mismatch("per_report", spec_id, n + 1, ours ^ ref,
                                        f"ours-ref={sorted(ours - ref)} ref-ours={sorted(ref - ours)}", line))
     if check_coverage:
-        _compare_coverage(checker, lines, loaded, spec_id, requests, out)
+        _compare_coverage(checker, lines, loaded, spec_id, requests, out, strict)
     return out
 
 
-def _compare_coverage(checker: Checker, lines, loaded, spec_id, requests, out: Outcome) -> None:
+def _compare_coverage(checker: Checker, lines, loaded, spec_id, requests, out: Outcome,
+                      strict: bool = False) -> None:
     """Cross-report categories over the loadable reports only (the reference drops the
     others; we check them too, so compare on the same set of reports)."""
     kept = [line for line, r in zip(lines, loaded) if r is not None]
@@ -200,7 +202,7 @@ def _compare_coverage(checker: Checker, lines, loaded, spec_id, requests, out: O
     # the same Checker: its per-line cache makes this a cross-report pass only
     result = checker.check_text("\n".join(kept) + "\n", "<coverage>")
     ours = {(f.code, f.severity) for f in result.findings if f.code in COVERAGE_CODES}
-    ref = R.coverage_categories(reports, spec_id, requests)
+    ref = R.coverage_categories(reports, spec_id, requests, strict)
     out.categories.update(c for c, _ in ref)
     if ours != ref:
         out.mismatches.append(Mismatch("coverage", spec_id, None, ours, ref))

@@ -545,7 +545,7 @@ def make_topics(spec_id: str, n: int, rng: random.Random) -> list[dict]:
     for tid in ids:
         t = {"request_id": tid, "title": _text(rng, rng.randint(4, 14)).replace("\n", " ").replace("\t", " ")}
         if spec.length_limit_request_field:
-            t["limit"] = rng.choice([300, 500, 1000, 2000])
+            t["limit"] = rng.choice([300, 500, 1000, 2000, 2000, None])  # None: a request without a limit
         topics.append(t)
     return topics
 

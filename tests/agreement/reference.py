@@ -94,21 +94,24 @@ def spec(spec_id: str, anchored: bool = True):
     return s
 
 
-def report_categories(report, spec_id: str, requests: dict | None, anchored: bool = True) -> set[tuple[str, str]]:
-    """(category, severity) of every per-report finding, as ReportVerification computes it."""
+def report_categories(report, spec_id: str, requests: dict | None, anchored: bool = True,
+                      strict: bool = False) -> set[tuple[str, str]]:
+    """(category, severity) of every per-report finding, as ReportVerification computes it
+    (`strict`: every finding an error, as ReportVerification(strict=True))."""
     sp = spec(spec_id, anchored)
     request = (requests or {}).get(str(report.metadata.topic_id))
     v = ref().Recording(report, sp, request=request).run()
-    return {(c, "warning" if c in sp.smells else "error") for c in v.categories}
+    return {(c, "warning" if c in sp.smells and not strict else "error") for c in v.categories}
 
 
-def coverage_categories(reports: Iterable, spec_id: str, requests: dict | None) -> set[tuple[str, str]]:
+def coverage_categories(reports: Iterable, spec_id: str, requests: dict | None,
+                        strict: bool = False) -> set[tuple[str, str]]:
     """The cross-report (category, severity) set of `ReportVerification(...).spec_compliant()
     .coverage()`. Its per-report findings (all labelled "spec") must be exactly the ones
     the recording subclass captured: checked here, so the instrumentation misses nothing."""
     reports = list(reports)
     sp = spec(spec_id)
-    v = ref().verification.ReportVerification(reports, sp, requests=requests or {})
+    v = ref().verification.ReportVerification(reports, sp, requests=requests or {}, strict=strict)
     v.spec_compliant().coverage()
     recorded = sum(len(ref().Recording(r, sp, request=(requests or {}).get(str(r.metadata.topic_id))).run().categories)
                    for r in reports)

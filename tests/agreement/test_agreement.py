@@ -205,3 +205,17 @@ def test_a_broken_first_line_does_not_hide_the_rest_of_a_jsonl_run(first):
     outcome = C.compare_lines(lines, "ragtime26", None)
     assert outcome.loadable == 1 and outcome.unloadable == len(lines) - 1
     assert not outcome.mismatches, _explain(outcome)
+
+
+@pytest.mark.parametrize("spec_id", R.SHARED_SPECS)
+def test_strict_mode_agrees_too(spec_id, tmp_path):
+    """`--strict` here and `ReportVerification(strict=True)` there: every smell an error."""
+    from agreement.generate import generate_run
+
+    lines, topics = generate_run(spec_id, 150, 3)
+    requests, ours = C.write_requests(tmp_path / "topics.jsonl", topics)
+    total = C.Outcome()
+    for req in (None, requests):
+        total.merge(C.compare_lines(lines, spec_id, req, topics=ours if req else None, strict=True))
+    assert total.loadable > 50
+    assert not total.mismatches, _explain(total)
