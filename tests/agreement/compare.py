@@ -162,6 +162,9 @@ def compare_lines(lines: list[str], spec_id: str, requests: dict | None, *, load
         if schema:
             out.mismatches.append(Mismatch("schema_on_loadable", spec_id, n + 1,
                                            {f.message for f in schema}, "loads", line))
+        own = {f.code for f in ours_all if f.code in CITELENS_ONLY}
+        if own:  # the shared specs keep the library's values: our extra checks stay off
+            out.mismatches.append(Mismatch("citelens_only_code", spec_id, n + 1, own, "none", line))
         ours = {(f.code, f.severity) for f in ours_all if f.code not in EXCLUDED}
         ref = R.report_categories(report, spec_id, requests, strict=strict)
         ref_prefix = R.report_categories(report, spec_id, requests, anchored=False, strict=strict)
