@@ -34,16 +34,38 @@ def _refuse_download(*_args: Any, **_kwargs: Any) -> bool:
     raise RuntimeError("the reference oracle must not download NLTK data")
 
 
+def private_nltk_data() -> Path:
+    """A copy of the NLTK stub that only its owner can write: NLTK refuses to read data
+    that others could have planted, and a checkout made with umask 002 is group-writable."""
+    import shutil
+    import tempfile
+
+    target = Path(tempfile.mkdtemp(prefix="citelens-nltk-")) / "nltk_data"
+    shutil.copytree(NLTK_STUB, target)
+    for path in [target, *target.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    return target
+
+
 @cache
-def reference() -> types.SimpleNamespace:
-    """The reference modules: report, request, document, track_spec, report_export."""
-    os.environ.setdefault("NLTK_DATA", str(NLTK_STUB))
+def offline_nltk() -> Path:
+    """Make the reference importable offline: NLTK reads the private stub and cannot
+    download; `requests` is a stand-in that refuses every use."""
+    data = private_nltk_data()
+    os.environ["NLTK_DATA"] = str(data)
     sys.modules.setdefault("requests", _NoNetwork("requests"))
     import nltk
 
     nltk.download = _refuse_download
-    if str(NLTK_STUB) not in nltk.data.path:
-        nltk.data.path.insert(0, str(NLTK_STUB))
+    if str(data) not in nltk.data.path:
+        nltk.data.path.insert(0, str(data))
+    return data
+
+
+@cache
+def reference() -> types.SimpleNamespace:
+    """The reference modules: report, request, document, track_spec, report_export."""
+    offline_nltk()
     import autojudge_base.document.document as document
     import autojudge_base.document.text_chunker as text_chunker
     import autojudge_base.report as report

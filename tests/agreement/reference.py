@@ -11,46 +11,21 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 from functools import cache
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Iterable
 
-NLTK_STUB = Path(__file__).parents[1] / "fixtures" / "nltk_data"
-
 #: spec ids CiteLens shares with autojudge-base 1.0.0
 SHARED_SPECS = ("rag26", "rag25", "rag25-autojudge", "ragtime25", "ragtime26", "dragun25", "kiddie")
 
 
-def ensure_nltk_stub() -> Path:
-    """The tiny NLTK data dir the reference needs at import (punkt present, a few
-    stopwords); created if another helper has not made it yet (identical content)."""
-    stop = NLTK_STUB / "corpora" / "stopwords" / "english"
-    punkt = NLTK_STUB / "tokenizers" / "punkt" / "README"
-    if not stop.exists():
-        stop.parent.mkdir(parents=True, exist_ok=True)
-        stop.write_text("a\nan\nthe\nof\nand\n", encoding="utf-8")
-    if not punkt.exists():
-        punkt.parent.mkdir(parents=True, exist_ok=True)
-        punkt.write_text("Empty stand-in so that nltk.data.find('tokenizers/punkt') succeeds offline.\n",
-                         encoding="utf-8")
-    return NLTK_STUB
-
-
-def _refuse_download(*_a: Any, **_k: Any) -> bool:
-    raise RuntimeError("the agreement oracle must not download NLTK data")
-
-
 @cache
 def ref() -> SimpleNamespace:
-    """The reference modules, imported offline."""
-    os.environ.setdefault("NLTK_DATA", str(ensure_nltk_stub()))
-    import nltk
+    """The reference modules, imported offline (see tests/reference_oracle.py)."""
+    from reference_oracle import offline_nltk
 
-    nltk.download = _refuse_download
-    if str(NLTK_STUB) not in nltk.data.path:
-        nltk.data.path.insert(0, str(NLTK_STUB))
+    offline_nltk()
     from autojudge_base import report, report_spec_verification, report_verification, request, track_spec
 
     class Recording(report_spec_verification.TrackSpecVerification):
