@@ -120,7 +120,8 @@ class Checker:
 
     def check_bytes(self, data: bytes, path: str = "<bytes>") -> FileResult:
         text, problems = decode(data)
-        return self.check_source(read_source(text, problems), path)
+        # with workers, the reports are decoded where they are checked
+        return self.check_source(read_source(text, problems, lazy=self.workers > 1 and not self.fixes), path)
 
     def check_text(self, text: str, path: str = "<text>") -> FileResult:
         return self.check_source(read_source(text), path)
@@ -178,6 +179,7 @@ class Checker:
         return outcome
 
     def _check_item(self, text: str, item: Item) -> _ItemOutcome:
+        item = item.decoded(text)
         base = item.start
         if item.syntax is not None:
             return _ItemOutcome([_syntax(item.syntax.message, item.syntax.offset - base)], None)

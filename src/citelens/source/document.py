@@ -78,10 +78,15 @@ class Item:
     syntax: JsonSyntaxError | None = None  # offset is absolute
     problems: list[ValueProblem] = field(default_factory=list)
     _node: Node | None = None
+    pending: bool = False  # located but not decoded yet (see read_source(lazy=True))
 
     @property
     def ok(self) -> bool:
         return self.syntax is None
+
+    def decoded(self, text: str) -> "Item":
+        """This item with its value read (itself when it already is)."""
+        return _fast_item(text, self.index, self.start, self.end) if self.pending else self
 
     def node(self, text: str) -> Node:
         if self._node is None:
@@ -169,14 +174,15 @@ class SourceFile:
     syntax: JsonSyntaxError | None = None  # a syntax error outside any item (array files)
 
 
-def _jsonl_items(text: str, lines: LineIndex) -> list[Item]:
+def _jsonl_items(text: str, lines: LineIndex, lazy: bool) -> list[Item]:
     items: list[Item] = []
     decoder = _LineDecoder()
     for n in range(lines.line_count):
         start, end = lines.starts[n], lines.line_end(n)
         if _BLANK.match(text, start, end):
             continue
-        items.append(_fast_item(text, len(items), start, end, decoder))
+        items.append(Item(len(items), start, end, pending=True) if lazy
+                     else _fast_item(text, len(items), start, end, decoder))
     return items
 
 
@@ -229,8 +235,11 @@ def _array_items(text: str, open_at: int) -> tuple[list[Item], JsonSyntaxError |
             "the array of reports is not closed (missing ']')", pos)
 
 
-def read_source(text: str, problems: list[TextProblem] | None = None) -> SourceFile:
-    """Split decoded text into report items, choosing the layout from the content."""
+def read_source(text: str, problems: list[TextProblem] | None = None, *, lazy: bool = False) -> SourceFile:
+    """Split decoded text into report items, choosing the layout from the content.
+
+    `lazy`: JSON-lines items are only located, not decoded (`Item.decoded` does that
+    later, possibly in another process)."""
     lines = LineIndex(text)
     problems = list(problems or []) + _nul_problems(text)
     first = re.compile(r"[ \t\n\r]*").match(text).end()
@@ -247,7 +256,7 @@ def read_source(text: str, problems: list[TextProblem] | None = None) -> SourceF
         # line is broken: then the next line is a whole value by itself)
         end = len(text.rstrip(" \t\r\n"))
         return SourceFile(text, lines, "object", [_slow_item(text, 0, first, end)], problems)
-    return SourceFile(text, lines, "jsonl", _jsonl_items(text, lines), problems)
+    return SourceFile(text, lines, "jsonl", _jsonl_items(text, lines, lazy), problems)
 
 
 def _is_json(line: str) -> bool:
