@@ -22,8 +22,8 @@ from agreement.generate import generate_run, topics_jsonl
 @pytest.mark.parametrize("spec_id", ["rag25", "ragtime26"])
 def test_forked_workers_find_what_one_process_finds(spec_id, monkeypatch):
     calls = []
-    real = engine._forked_outcomes
-    monkeypatch.setattr(engine, "_forked_outcomes", lambda *a: calls.append(1) or real(*a))
+    real = engine._forked_collect
+    monkeypatch.setattr(engine, "_forked_collect", lambda *a: calls.append(1) or real(*a))
     lines, topics = generate_run(spec_id, PARALLEL_MIN_REPORTS + 500, 9)
     text = "\n".join(lines) + "\n"
     topic_set = parse_topics(topics_jsonl(topics), "<topics>")

@@ -9,6 +9,9 @@ on this).
 
 from __future__ import annotations
 
+import os
+import pickle
+import sys
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -132,11 +135,7 @@ class Checker:
             Finding(p.code, "error", p.message, start=p.start, end=p.end) for p in source.problems]
         if source.syntax is not None:
             findings.append(_syntax(source.syntax.message, source.syntax.offset))
-        facts: list[ReportFacts] = []
-        for item, outcome in zip(source.items, self._outcomes(text, source.items)):
-            findings.extend(_moved(f, item.start) for f in outcome.findings)
-            if outcome.facts is not None:
-                facts.append(replace(outcome.facts, index=item.index))
+        report_findings, facts = self._collect(text, source.items)
         by_index = {item.index: item for item in source.items}
         locators: dict[int, Locator] = {}  # a report with several file-level findings is read once
 
@@ -154,15 +153,26 @@ class Checker:
             findings.append(finding.with_span(start, end))
 
         check_coverage(facts, self.spec, self.topics, add)
-        findings = self.policy.apply(findings)
+        findings = self.policy.apply(findings) + report_findings
         findings.sort(key=lambda f: (f.start, f.end, f.code))
         return FileResult(path, source.line_index, findings, len(source.items))
 
     # --- one report -----------------------------------------------------------------
-    def _outcomes(self, text: str, items: list[Item]) -> list[_ItemOutcome]:
+    def _collect(self, text: str, items: list[Item]) -> tuple[list[Finding], list[ReportFacts]]:
+        """The per-report findings (placed in the file, severities applied) and facts."""
         if self.workers > 1 and len(items) >= PARALLEL_MIN_REPORTS and not self.fixes and _can_fork():
-            return _forked_outcomes(self, text, items)
-        return [self._item(text, item) for item in items]
+            return _forked_collect(self, text, items)
+        return self._collect_range(text, items)
+
+    def _collect_range(self, text: str, items: list[Item]) -> tuple[list[Finding], list[ReportFacts]]:
+        findings: list[Finding] = []
+        facts: list[ReportFacts] = []
+        for item in items:
+            outcome = self._item(text, item)
+            findings.extend(_moved(f, item.start) for f in outcome.findings)
+            if outcome.facts is not None:
+                facts.append(replace(outcome.facts, index=item.index))
+        return self.policy.apply(findings), facts
 
     def _item(self, text: str, item: Item) -> _ItemOutcome:
         if not self._cache_size:
@@ -217,39 +227,44 @@ class Checker:
 
 
 PARALLEL_MIN_REPORTS = 2000  # below this, starting processes costs more than it saves
-_FORK_STATE: tuple | None = None  # (checker, text, items), inherited by forked workers
 
 
 def _can_fork() -> bool:
-    import multiprocessing
-
-    return "fork" in multiprocessing.get_all_start_methods()
+    return hasattr(os, "fork") and sys.platform != "darwin"  # macOS frameworks break after fork
 
 
-def _check_range(lo: int, hi: int) -> list[_ItemOutcome]:
-    checker, text, items = _FORK_STATE
-    return [checker._check_item(text, item) for item in items[lo:hi]]
-
-
-def _forked_outcomes(checker: "Checker", text: str, items: list[Item]) -> list[_ItemOutcome]:
+def _forked_collect(checker: "Checker", text: str, items: list[Item]) -> tuple[list[Finding], list[ReportFacts]]:
     """Check the reports in `checker.workers` slices at once: this process takes the
-    first, forked workers (which share the decoded file without copying it) the rest."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    global _FORK_STATE
+    first slice, forked children (which share the decoded file without copying it) the
+    others, each sending back its findings pickled through a pipe. A child that fails
+    sends nothing, and its slice is then checked here."""
     n = checker.workers
     bounds = [(len(items) * k // n, len(items) * (k + 1) // n) for k in range(n)]
-    _FORK_STATE = (checker, text, items)
-    try:
-        with ProcessPoolExecutor(n - 1, mp_context=multiprocessing.get_context("fork")) as pool:
-            futures = [pool.submit(_check_range, lo, hi) for lo, hi in bounds[1:]]
-            outcomes = _check_range(*bounds[0])
-            for future in futures:
-                outcomes.extend(future.result())
-    finally:
-        _FORK_STATE = None
-    return outcomes
+    children = []
+    for lo, hi in bounds[1:]:
+        read_fd, write_fd = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: compute, send, and leave without running anything else
+            status = 1
+            try:
+                os.close(read_fd)
+                blob = pickle.dumps(checker._collect_range(text, items[lo:hi]), pickle.HIGHEST_PROTOCOL)
+                with os.fdopen(write_fd, "wb") as out:
+                    out.write(blob)
+                status = 0
+            finally:
+                os._exit(status)
+        os.close(write_fd)
+        children.append((pid, read_fd, lo, hi))
+    findings, facts = checker._collect_range(text, items[bounds[0][0]:bounds[0][1]])
+    for pid, read_fd, lo, hi in children:
+        with os.fdopen(read_fd, "rb") as pipe:
+            blob = pipe.read()
+        _, status = os.waitpid(pid, 0)
+        part = pickle.loads(blob) if status == 0 and blob else checker._collect_range(text, items[lo:hi])
+        findings.extend(part[0])
+        facts.extend(part[1])
+    return findings, facts
 
 
 def _moved(f: Finding, by: int) -> Finding:
