@@ -67,7 +67,31 @@ def _decode_object(text: str, pos: int, out: _Collector) -> int:
     return end
 
 
+def _json_lines_fast(text: str, out: _Collector) -> bool:
+    """The common shape, one object per line, decoded line by line (no offsets to track).
+    Returns False, having added nothing, at anything unusual: the exact path then reads
+    the file again and names the problem."""
+    if "\r" in text:
+        return False
+    found: dict[str, Topic] = {}
+    for n, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            value = _DECODER.decode(line)
+            topic = topic_from_object(value, n) if isinstance(value, dict) else None
+        except (ValueError, RecursionError, RecordError):
+            return False
+        if topic is None or topic.id in found:
+            return False
+        found[topic.id] = topic
+    out.topics.update(found)
+    return True
+
+
 def _parse_object_stream(text: str, out: _Collector) -> TopicFormat:
+    if _json_lines_fast(text, out):
+        return "jsonl"
     fmt: TopicFormat = "jsonl"
     pos = _JSON_WS.match(text, 0).end()
     while pos < len(text):
