@@ -170,8 +170,9 @@ class Checker:
         for item in items:
             outcome = self._item(text, item)
             findings.extend(_moved(f, item.start) for f in outcome.findings)
-            if outcome.facts is not None:
-                facts.append(replace(outcome.facts, index=item.index))
+            if outcome.facts is not None:  # a cached outcome may be shared by equal lines
+                facts.append(replace(outcome.facts, index=item.index) if self._cache_size
+                             else _indexed(outcome.facts, item.index))
         return self.policy.apply(findings), facts
 
     def _item(self, text: str, item: Item) -> _ItemOutcome:
@@ -265,6 +266,11 @@ def _forked_collect(checker: "Checker", text: str, items: list[Item]) -> tuple[l
         findings.extend(part[0])
         facts.extend(part[1])
     return findings, facts
+
+
+def _indexed(facts: ReportFacts, index: int) -> ReportFacts:
+    facts.index = index  # not cached, so not shared: set in place
+    return facts
 
 
 def _moved(f: Finding, by: int) -> Finding:

@@ -87,6 +87,26 @@ class TrackSpec:
     def _docid_verdicts(self) -> dict[str, bool]:
         return {}
 
+    @cached_property
+    def _valid_ids(self) -> set[str]:
+        return set()
+
+    def all_docids_ok(self, doc_ids) -> bool:
+        """Every id valid (non-strings are skipped: other rules report them). Ids seen
+        valid before are answered by one C-level set test, the common case on big runs."""
+        valid = self._valid_ids
+        if valid.issuperset(doc_ids):
+            return True
+        ok = True
+        for doc_id in doc_ids:
+            if type(doc_id) is str and doc_id not in valid:
+                if self.docid_ok(doc_id):
+                    if len(valid) < 200_000:
+                        valid.add(doc_id)
+                else:
+                    ok = False
+        return ok
+
     def docid_ok(self, doc_id: str) -> bool:
         verdicts = self._docid_verdicts
         ok = verdicts.get(doc_id)

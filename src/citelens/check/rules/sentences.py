@@ -116,15 +116,12 @@ def check_sentences(view: ReportView) -> None:
 
 def _all_ids_ok(spec, cits, shape: str | None, refs: list) -> bool:
     """Fast path: every doc id this sentence cites is valid (no pointers built)."""
-    ok = spec.docid_ok
     if type(cits) is not list and type(cits) is not dict:
         return True  # not a citation container: citation_format says so
     if shape == "rag24":
         n = len(refs)
-        ids = [refs[c] for c in cits if type(c) is int and 0 <= c < n]
-    else:
-        ids = cits  # a list of ids, or the keys of a {doc id: score} map
-    return all(ok(d) for d in ids if type(d) is str)
+        return spec.all_docids_ok([refs[c] for c in cits if type(c) is int and 0 <= c < n])
+    return spec.all_docids_ok(cits)  # a list of ids, or the keys of a {doc id: score} map
 
 
 def _collection(spec) -> str:
