@@ -115,6 +115,9 @@ def citation_kind(citations: Any) -> str:
     return "invalid"
 
 
+_PLAIN = frozenset(SHAPE_ORDER)
+
+
 def resolve_shape(kinds: list[str]) -> str | None:
     """The one shape every sentence fits (first in SHAPE_ORDER), else None."""
     for shape in SHAPE_ORDER:
@@ -170,9 +173,11 @@ class ReportView:
             view.sentences_ptr = "/" + spec.sentences_key
         if not isinstance(view.sentences, list):
             view.sentences = None if view.sentences is None else []
-        view.kinds = [citation_kind(s.get("citations")) if isinstance(s, dict) else "none"
-                      for s in (view.sentences or [])]
-        view.shape = resolve_shape(view.kinds)
+        kinds = view.kinds = [citation_kind(s.get("citations")) if type(s) is dict else "none"
+                              for s in (view.sentences or [])]
+        first = kinds[0] if kinds else "none"
+        # one plain shape throughout (the usual report) is its own answer
+        view.shape = first if first in _PLAIN and kinds.count(first) == len(kinds) else resolve_shape(kinds)
         view.topic_id = view.resolve_topic_id()
         return view
 

@@ -88,13 +88,15 @@ def check_coverage(facts: list[ReportFacts], spec: TrackSpec | None,
 
 def report_facts(index: int, view) -> ReportFacts:
     spec = view.spec
-    meta_ptr = view.meta_ptr
     md = view.meta
-    tid_key = next((k for k in ((spec.topic_id_field,) if spec else ()) + ("topic_id", "narrative_id")
-                    if md.get(k) is not None), spec.topic_id_field if spec else "topic_id")
+    tid_key = spec.topic_id_field if spec else "topic_id"
+    if md.get(tid_key) is None:  # the id under one of its other names
+        tid_key = next((k for k in ("topic_id", "narrative_id") if md.get(k) is not None), tid_key)
+    topic_ptr = f"{view.meta_ptr}/{tid_key}" if "/" not in tid_key and "~" not in tid_key \
+        else view.meta_ptr + pointer_join(tid_key)
     narrative_field = spec.narrative_field if spec else "narrative"
-    facts = ReportFacts(index, view.topic_id, f"{meta_ptr}{pointer_join(tid_key)}", meta_ptr,
-                        md.get(narrative_field), narrative_field in md)
-    if spec is not None:
+    facts = ReportFacts(index, view.topic_id, topic_ptr, view.meta_ptr, md.get(narrative_field),
+                        narrative_field in md)
+    if spec is not None and spec.same_on_every_line:
         facts.values = {k: md[k] for k in spec.same_on_every_line if k in md}
     return facts
