@@ -10,21 +10,20 @@ from __future__ import annotations
 
 import pytest
 
-from citelens.check import Checker, engine
-from citelens.check.engine import PARALLEL_MIN_REPORTS, _can_fork
+from citelens.check import Checker, workers
 from citelens.specs import get_spec
 from citelens.topics import parse_topics
 
 from agreement.generate import generate_run, topics_jsonl
 
 
-@pytest.mark.skipif(not _can_fork(), reason="no fork start method on this platform")
+@pytest.mark.skipif(not workers.can_fork(), reason="no fork start method on this platform")
 @pytest.mark.parametrize("spec_id", ["rag25", "ragtime26"])
 def test_forked_workers_find_what_one_process_finds(spec_id, monkeypatch):
     calls = []
-    real = engine._forked_collect
-    monkeypatch.setattr(engine, "_forked_collect", lambda *a: calls.append(1) or real(*a))
-    lines, topics = generate_run(spec_id, PARALLEL_MIN_REPORTS + 500, 9)
+    real = workers.forked_collect
+    monkeypatch.setattr(workers, "forked_collect", lambda *a: calls.append(1) or real(*a))
+    lines, topics = generate_run(spec_id, workers.MIN_REPORTS + 500, 9)
     text = "\n".join(lines) + "\n"
     topic_set = parse_topics(topics_jsonl(topics), "<topics>")
     spec = get_spec(spec_id)

@@ -4,15 +4,15 @@ import json
 
 import pytest
 
-from citelens.check import Checker, engine
+from citelens.check import Checker, workers
 from citelens.specs import get_spec
 
 from sample_reports import report
 
 
-@pytest.mark.skipif(not engine._can_fork(), reason="needs the fork start method")
+@pytest.mark.skipif(not workers.can_fork(), reason="needs the fork start method")
 def test_forked_workers_give_the_same_findings(monkeypatch):
-    monkeypatch.setattr(engine, "PARALLEL_MIN_REPORTS", 10)
+    monkeypatch.setattr(workers, "MIN_REPORTS", 10)
     lines = []
     for i in range(60):
         value = report(metadata={**report()["metadata"], "narrative_id": f"rag2026-{i % 50}"})

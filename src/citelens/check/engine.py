@@ -9,14 +9,12 @@ on this).
 
 from __future__ import annotations
 
-import os
-import pickle
-import sys
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
 
+from citelens.check import workers
 from citelens.check.finding import Finding, Target
 from citelens.check.result import FileResult
 from citelens.check.rules.coverage import ReportFacts, check_coverage, report_facts
@@ -160,11 +158,11 @@ class Checker:
     # --- one report -----------------------------------------------------------------
     def _collect(self, text: str, items: list[Item]) -> tuple[list[Finding], list[ReportFacts]]:
         """The per-report findings (placed in the file, severities applied) and facts."""
-        if self.workers > 1 and len(items) >= PARALLEL_MIN_REPORTS and not self.fixes and _can_fork():
-            return _forked_collect(self, text, items)
-        return self._collect_range(text, items)
+        if self.workers > 1 and not self.fixes and workers.worth_forking(len(items)):
+            return workers.forked_collect(self, text, items)
+        return self.collect_range(text, items)
 
-    def _collect_range(self, text: str, items: list[Item]) -> tuple[list[Finding], list[ReportFacts]]:
+    def collect_range(self, text: str, items: list[Item]) -> tuple[list[Finding], list[ReportFacts]]:
         findings: list[Finding] = []
         facts: list[ReportFacts] = []
         for item in items:
@@ -196,7 +194,7 @@ class Checker:
             return _ItemOutcome([_syntax(item.syntax.message, item.syntax.offset - base)], None)
         out: list[Finding] = []
         for p in item.problems:
-            finding = Finding(_PROBLEM_CODES[p.kind], "error", _problem_message(p, text),
+            finding = Finding(_PROBLEM_CODES[p.kind], "error", _problem_message(p),
                               start=p.start - base, end=p.end - base)
             if self.fixes and p.kind == "duplicate_key":
                 from citelens.fixes.edits import shift
@@ -225,47 +223,6 @@ class Checker:
 
         repair = fix_for(finding, FixContext(node, view, self.topics))
         return replace(finding, fix=shift(repair, -base)) if repair else finding
-
-
-PARALLEL_MIN_REPORTS = 2000  # below this, starting processes costs more than it saves
-
-
-def _can_fork() -> bool:
-    return hasattr(os, "fork") and sys.platform != "darwin"  # macOS frameworks break after fork
-
-
-def _forked_collect(checker: "Checker", text: str, items: list[Item]) -> tuple[list[Finding], list[ReportFacts]]:
-    """Check the reports in `checker.workers` slices at once: this process takes the
-    first slice, forked children (which share the decoded file without copying it) the
-    others, each sending back its findings pickled through a pipe. A child that fails
-    sends nothing, and its slice is then checked here."""
-    n = checker.workers
-    bounds = [(len(items) * k // n, len(items) * (k + 1) // n) for k in range(n)]
-    children = []
-    for lo, hi in bounds[1:]:
-        read_fd, write_fd = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the child: compute, send, and leave without running anything else
-            status = 1
-            try:
-                os.close(read_fd)
-                blob = pickle.dumps(checker._collect_range(text, items[lo:hi]), pickle.HIGHEST_PROTOCOL)
-                with os.fdopen(write_fd, "wb") as out:
-                    out.write(blob)
-                status = 0
-            finally:
-                os._exit(status)
-        os.close(write_fd)
-        children.append((pid, read_fd, lo, hi))
-    findings, facts = checker._collect_range(text, items[bounds[0][0]:bounds[0][1]])
-    for pid, read_fd, lo, hi in children:
-        with os.fdopen(read_fd, "rb") as pipe:
-            blob = pipe.read()
-        _, status = os.waitpid(pid, 0)
-        part = pickle.loads(blob) if status == 0 and blob else checker._collect_range(text, items[lo:hi])
-        findings.extend(part[0])
-        facts.extend(part[1])
-    return findings, facts
 
 
 def _indexed(facts: ReportFacts, index: int) -> ReportFacts:
@@ -299,7 +256,7 @@ def _syntax(message: str, offset: int) -> Finding:
     return Finding("json_syntax", "error", f"not valid JSON: {message}", start=offset, end=offset + 1)
 
 
-def _problem_message(p, text: str) -> str:
+def _problem_message(p) -> str:
     if p.kind == "duplicate_key":
         return (f"key {p.detail!r} appears twice in this object; JSON readers keep only the last "
                 "value, so remove or rename one")

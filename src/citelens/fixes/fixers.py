@@ -285,13 +285,9 @@ def _to_string(f: Finding, ctx: FixContext) -> Fix | None:
     node = ctx.at(f.pointer)
     if node is None or node.kind != "number" or isinstance(node.value, bool):
         return None
-    text = ctx_text(ctx, node)
-    return fix("Write the id as a string", [replace_value(node, text)])
-
-
-def ctx_text(ctx: FixContext, node: Node) -> str:
     v = node.value
-    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
+    text = str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
+    return fix("Write the id as a string", [replace_value(node, text)])
 
 
 def fix_schema(f: Finding, ctx: FixContext) -> Fix | None:

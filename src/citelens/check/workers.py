@@ -1,0 +1,57 @@
+"""Checking a big file on all cores: the reports are split into slices, and forked
+processes check all but the first (the engine's `Checker` decides when)."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from citelens.check.engine import Checker
+    from citelens.source.document import Item
+
+MIN_REPORTS = 2000  # below this, starting processes costs more than it saves
+
+
+def can_fork() -> bool:
+    return hasattr(os, "fork") and sys.platform != "darwin"  # macOS frameworks break after fork
+
+
+def worth_forking(reports: int) -> bool:
+    return reports >= MIN_REPORTS and can_fork()
+
+
+def forked_collect(checker: "Checker", text: str, items: list["Item"]) -> tuple[list, list]:
+    """Check the reports in `checker.workers` slices at once: this process takes the
+    first slice, forked children (which share the decoded file without copying it) the
+    others, each sending back its findings pickled through a pipe. A child that fails
+    sends nothing, and its slice is then checked here."""
+    n = checker.workers
+    bounds = [(len(items) * k // n, len(items) * (k + 1) // n) for k in range(n)]
+    children = []
+    for lo, hi in bounds[1:]:
+        read_fd, write_fd = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: compute, send, and leave without running anything else
+            status = 1
+            try:
+                os.close(read_fd)
+                blob = pickle.dumps(checker.collect_range(text, items[lo:hi]), pickle.HIGHEST_PROTOCOL)
+                with os.fdopen(write_fd, "wb") as out:
+                    out.write(blob)
+                status = 0
+            finally:
+                os._exit(status)
+        os.close(write_fd)
+        children.append((pid, read_fd, lo, hi))
+    findings, facts = checker.collect_range(text, items[bounds[0][0]:bounds[0][1]])
+    for pid, read_fd, lo, hi in children:
+        with os.fdopen(read_fd, "rb") as pipe:
+            blob = pipe.read()
+        _, status = os.waitpid(pid, 0)
+        part = pickle.loads(blob) if status == 0 and blob else checker.collect_range(text, items[lo:hi])
+        findings.extend(part[0])
+        facts.extend(part[1])
+    return findings, facts
