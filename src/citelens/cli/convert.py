@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from citelens.convert import ConversionError, convert_value
     from citelens.source.document import decode, read_source
     from citelens.source.json_nodes import locate
-    from citelens.specs import SpecError, get_spec, resolve_spec
+    from citelens.specs import SpecError, builtin_specs, resolve_spec
     from citelens.topics import TopicFileError, load_topics
 
     src = Path(args.path)
@@ -73,7 +73,8 @@ def run(args: argparse.Namespace) -> int:
     if source.syntax is not None:
         broken.append(f"{where(source.syntax.offset)}: error[json_syntax] {source.syntax.message}")
     if source_spec is None and source.items and _looks_flat(source.items[0].value):
-        source_spec = get_spec("rag24")
+        # read it as the built-in spec of the flat layout
+        source_spec = next(s for s in builtin_specs().values() if s.layout == "flat")
     converted: list[object] = []
     notes: list[str] = []
     for item in source.items:

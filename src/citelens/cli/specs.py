@@ -19,11 +19,6 @@ from citelens.cli import EXIT_OK, EXIT_USAGE
 
 SPEC_FILE_SUFFIXES = (".toml", ".yml", ".yaml", ".json")
 
-SHAPES = {
-    "rag24": "integer indices into references",
-    "neuclir": "lists of doc ids",
-    "ragtime": "{doc id: score} objects",
-}
 REFERENCES = {
     "retrieval_list": "a retrieval list: every cited doc must be listed, uncited entries are allowed",
     "cited_only": "exactly the cited documents",
@@ -164,7 +159,9 @@ def _list(items, empty: str = "none") -> str:
 def spec_rules(spec) -> list[tuple[str, str]]:
     """(topic, rule in words) for every field of the spec."""
     md = "" if spec.layout == "flat" else "metadata."
-    shapes = [f"{SHAPES[t]} ({t})" for t in spec.sentence_type]
+    from citelens.check.view import SHAPE_NAMES
+
+    shapes = [f"{SHAPE_NAMES[t]} ({t})" for t in spec.sentence_type]
     refs = REFERENCES[spec.references_kind]
     if spec.references_optional and spec.references_kind in ("cited_only", "retrieval_list"):
         refs += "; an absent or empty list is fine"

@@ -15,7 +15,7 @@ from typing import Any, Callable, Mapping
 from citelens.check.finding import Edit, Finding, Fix
 from citelens.check.rules.length import length_count
 from citelens.check.rules.schema import METADATA_FIELDS
-from citelens.check.view import ReportView, is_number
+from citelens.check.view import SHAPE_NAMES, ReportView, is_number
 from citelens.fixes.edits import (
     add_member,
     append_items,
@@ -275,8 +275,7 @@ def fix_citation_format(f: Finding, ctx: FixContext) -> Fix | None:
             edits.append(append_items(refs_node, table[len(refs):]))
         else:
             return None
-    names = {"rag24": "indices into references", "neuclir": "doc-id lists", "ragtime": "doc-id: score maps"}
-    return fix(f"Convert the citations to {names[target]}", edits)
+    return fix(f"Convert the citations to {SHAPE_NAMES[target]}", edits)
 
 
 # --- metadata and text -----------------------------------------------------------------
