@@ -38,7 +38,7 @@ def forked_collect(checker: "Checker", text: str, items: list["Item"]) -> tuple[
             status = 1
             try:
                 os.close(read_fd)
-                blob = pickle.dumps(checker.collect_range(text, items[lo:hi]), pickle.HIGHEST_PROTOCOL)
+                blob = pickle.dumps(_pack(*checker.collect_range(text, items[lo:hi])), pickle.HIGHEST_PROTOCOL)
                 with os.fdopen(write_fd, "wb") as out:
                     out.write(blob)
                 status = 0
@@ -51,7 +51,25 @@ def forked_collect(checker: "Checker", text: str, items: list["Item"]) -> tuple[
         with os.fdopen(read_fd, "rb") as pipe:
             blob = pipe.read()
         _, status = os.waitpid(pid, 0)
-        part = pickle.loads(blob) if status == 0 and blob else checker.collect_range(text, items[lo:hi])
+        part = _unpack(*pickle.loads(blob)) if status == 0 and blob else checker.collect_range(text, items[lo:hi])
         findings.extend(part[0])
         facts.extend(part[1])
     return findings, facts
+
+
+def _pack(findings: list, facts: list) -> tuple[list, list]:
+    """Plain tuples: several times cheaper to pickle than dataclass instances (workers
+    never carry fixes, which only a single-process `--fix` run computes)."""
+    return ([(f.code, f.severity, f.message, f.pointer, f.target.value, f.start, f.end, f.topic_id, f.data)
+             for f in findings],
+            [(r.index, r.topic_id, r.topic_ptr, r.meta_ptr, r.narrative, r.has_narrative, r.values) for r in facts])
+
+
+def _unpack(findings: list, facts: list) -> tuple[list, list]:
+    from citelens.check.finding import Finding, Target
+    from citelens.check.rules.coverage import ReportFacts
+
+    targets = {t.value: t for t in Target}
+    return ([Finding(c, sev, msg, ptr, targets[tgt], start, end, tid, None, data)
+             for c, sev, msg, ptr, tgt, start, end, tid, data in findings],
+            [ReportFacts(*fields) for fields in facts])
