@@ -17,7 +17,7 @@ from typing import Any, Mapping
 from citelens.check import workers
 from citelens.check.finding import Finding, Target
 from citelens.check.result import FileResult
-from citelens.check.rules.coverage import ReportFacts, check_coverage, report_facts
+from citelens.check.rules.coverage import ReportFacts, check_coverage, report_facts, topic_findings
 from citelens.check.rules.length import check_length
 from citelens.check.rules.metadata import check_metadata
 from citelens.check.rules.references import check_references
@@ -146,9 +146,7 @@ class Checker:
             if locator is None:
                 locator = locators[index] = Locator(text, item.start, unique_keys=True)
             start, end = _span(text, item, finding.pointer, finding.target, locator)
-            if self.fixes:
-                finding = self._with_fix(finding, item.node(text), ReportView.build(item.value, self.spec), 0)
-            findings.append(finding.with_span(start, end))
+            findings.append(finding.with_span(start, end))  # no fixer exists for these codes
 
         check_coverage(facts, self.spec, self.topics, add)
         findings = self.policy.apply(findings) + report_findings
@@ -205,16 +203,18 @@ class Checker:
             out.append(finding)
         value = item.value
         view = run_rules(value, self.spec, topics=self.topics)
-        if view.findings:
+        facts = report_facts(0, view) if isinstance(value, dict) else None
+        found = view.findings
+        if facts is not None and self.topics:
+            found = found + topic_findings(facts, self.spec, self.topics)
+        if found:
             locator = Locator(text, item.start, unique_keys=True) if item._node is None else None
-            for f in view.findings:
+            for f in found:
                 start, end = _span(text, item, f.pointer, f.target, locator)
                 if self.fixes:
                     f = self._with_fix(f, item.node(text), view, base)
                 out.append(f.with_span(start - base, end - base))
-        facts = report_facts(0, view) if isinstance(value, dict) else None
         return _ItemOutcome(out, facts)
-
 
     def _with_fix(self, finding: Finding, node, view: ReportView, base: int) -> Finding:
         """The finding with its repair attached (edit offsets relative to `base`)."""

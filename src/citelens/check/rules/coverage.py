@@ -1,5 +1,6 @@
-"""Rules across the reports of one file: duplicate_topics, missing_topics, new_topics,
-narrative (exact copy of the topic text) and run_consistency."""
+"""Rules across the reports of one file (duplicate_topics, missing_topics,
+run_consistency) and against the topics file (new_topics, narrative: an exact copy of
+the topic text)."""
 
 from __future__ import annotations
 
@@ -59,31 +60,32 @@ def check_coverage(facts: list[ReportFacts], spec: TrackSpec | None,
                                          topic_id=f.topic_id, data={"key": key, "expected": first_value}))
     if not topics:
         return
-    for f in facts:
-        if f.topic_id is not None and f.topic_id not in topics:
-            add(f.index, Finding("new_topics", "error", f"topic {f.topic_id!r} is not in the topics file",
-                                 f.topic_ptr, topic_id=f.topic_id))
     missing = [t for t in topics if t not in first_of]
     if missing:
         add(None, Finding("missing_topics", "error",
                           f"{len(missing)} topic(s) in the topics file have no report: {_ids(missing)}",
                           data={"missing": missing}))
-    if spec is not None and spec.require_exact_narrative:
-        for f in facts:
-            topic = topics.get(f.topic_id) if f.topic_id is not None else None
-            if topic is None or getattr(topic, "text", None) is None:
-                continue
-            if f.narrative != topic.text:
-                name = spec.narrative_field
-                ptr = f"{f.meta_ptr}/{name}"
-                if f.has_narrative:
-                    msg = f"{name} is not an exact copy of the text of topic {f.topic_id!r}"
-                    target = Target.VALUE
-                else:
-                    msg = f"{name} is missing; copy the exact text of topic {f.topic_id!r} here"
-                    target = Target.MISSING
-                add(f.index, Finding("narrative", "error", msg, ptr, target, topic_id=f.topic_id,
-                                     data={"expected": topic.text}))
+
+
+def topic_findings(f: ReportFacts, spec: TrackSpec | None, topics: Mapping[str, Any]) -> list[Finding]:
+    """new_topics and narrative: cross-checks against the topics file that need only this
+    report (so they run, and are cached, with the report's other rules)."""
+    if f.topic_id is None:
+        return []
+    topic = topics.get(f.topic_id)
+    if topic is None:
+        return [Finding("new_topics", "error", f"topic {f.topic_id!r} is not in the topics file",
+                        f.topic_ptr, topic_id=f.topic_id)]
+    if spec is None or not spec.require_exact_narrative or getattr(topic, "text", None) is None \
+            or f.narrative == topic.text:
+        return []
+    name = spec.narrative_field
+    if f.has_narrative:
+        msg, target = f"{name} is not an exact copy of the text of topic {f.topic_id!r}", Target.VALUE
+    else:
+        msg, target = f"{name} is missing; copy the exact text of topic {f.topic_id!r} here", Target.MISSING
+    return [Finding("narrative", "error", msg, f"{f.meta_ptr}/{name}", target, topic_id=f.topic_id,
+                    data={"expected": topic.text})]
 
 
 def report_facts(index: int, view) -> ReportFacts:
