@@ -25,7 +25,7 @@ from citelens.align.config import CitationConfig
 from citelens.align.evidence import score_hit
 from citelens.align.match_chains import best_chain, longest_chain
 from citelens.align.smith_waterman import Hit
-from citelens.align.status import citation_key, evidence_key
+from citelens.align.status import rank_citations
 
 EPS = 1e-9
 SUPPORT, UNKNOWN, CITATION = 0, 1, 2
@@ -50,25 +50,15 @@ def thresholds(out: Outcome, cfg: CitationConfig, n_sources: int, code_of) -> tu
     if cfg.top_k <= 0 or cfg.max_citations_per_source <= 0:
         full = np.inf
     else:
+        kept = rank_citations(out.citations, cfg)  # the list as ranked so far
         used: dict[str, int] = {}
-        seen: set = set()
-        taken = 0
-        for c in sorted(out.citations, key=lambda c: citation_key(c, cfg.prefer_source_order)):
-            key = evidence_key(c)
-            if key in seen:
-                continue
-            seen.add(key)
-            n = used.get(c.source_id, 0)
-            if n >= cfg.max_citations_per_source:
-                continue
-            used[c.source_id] = n + 1
-            if n + 1 == cfg.max_citations_per_source:
+        for c in kept:
+            used[c.source_id] = used.get(c.source_id, 0) + 1
+            if used[c.source_id] == cfg.max_citations_per_source:
                 for code in code_of[c.source_id]:
                     caps[code] = c.score
-            taken += 1
-            if taken == cfg.top_k:
-                full = c.score
-                break
+        if len(kept) == cfg.top_k:
+            full = kept[-1].score
     support_full = -np.inf
     if cfg.max_retrieval_support <= 0:
         support_full = np.inf
