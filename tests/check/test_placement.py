@@ -95,7 +95,7 @@ def test_single_pretty_printed_report():
 
 
 def test_spans_are_never_empty():
-    text = line(report(answer=[])) + "\n" + "{" + "\n" + line({"a": 1, "a": 2}).replace('{"a": 2}', '{"a": 1, "a": 2}')
+    text = line(report(answer=[])) + "\n" + "{" + "\n" + '{"a": 1, "a": 2}'
     r = Checker(get_spec("rag26")).check_text(text)
     assert r.findings and all(f.end > f.start for f in r.findings)
 

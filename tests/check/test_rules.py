@@ -1,7 +1,5 @@
 """Rule semantics a user notices: which code, which severity, for which input."""
 
-import json
-
 from citelens.check import Checker, check_report
 from citelens.specs import get_spec
 from citelens.topics import parse_topics

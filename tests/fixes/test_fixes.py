@@ -125,7 +125,6 @@ def test_safe_fixes_do_not_change_content_unless_asked():
 
 
 def test_length_fix_drops_trailing_sentences():
-    spec = get_spec("dragun25")
     tid = "msmarco_v2.1_doc_04_420132660"
     value = {"metadata": {"team_id": "t", "topic_id": tid, "run_id": "r", "type": "automatic", "use_starter_kit": 1},
              "responses": [{"text": "w " * 200, "citations": []}, {"text": "x " * 100, "citations": []}]}

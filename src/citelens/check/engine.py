@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from citelens.check import workers
-from citelens.check.finding import Finding, Target
+from citelens.check.finding import Finding
 from citelens.check.result import FileResult
 from citelens.check.rules.coverage import ReportFacts, check_coverage, report_facts, topic_findings
 from citelens.check.rules.length import check_length

@@ -10,7 +10,7 @@ import json
 from typing import Any, Iterable
 
 from citelens.check.finding import Edit, Fix
-from citelens.source.json_nodes import Member, Node
+from citelens.source.json_nodes import Node
 
 
 def dump(value: Any) -> str:
@@ -69,10 +69,6 @@ def add_member(obj: Node, key: str, value: Any) -> Edit:
         at = obj.members[-1].value.end
         return Edit(at, at, ", " + text)
     return Edit(obj.start + 1, obj.end - 1, text)
-
-
-def member(obj: Node | None, key: str) -> Member | None:
-    return obj.member(key) if obj is not None and obj.kind == "object" else None
 
 
 def fix(title: str, edits: list[Edit], unsafe: bool = False) -> Fix | None:

@@ -21,7 +21,6 @@ from citelens.fixes.edits import (
     append_items,
     element_spans,
     fix,
-    member,
     remove_items,
     remove_members,
     replace_value,
