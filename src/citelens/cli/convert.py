@@ -37,6 +37,7 @@ def _looks_flat(value: object) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     from citelens.check import Checker
+    from citelens.check.view import ReportView
     from citelens.convert import ConversionError, convert_value
     from citelens.source.document import decode, read_source
     from citelens.source.json_nodes import locate
@@ -83,9 +84,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         defaults = None
         if topics and isinstance(item.value, dict):
-            md = item.value.get("metadata") if source_spec is None or source_spec.layout != "flat" else item.value
-            tid = next((str(md[k]) for k in ("topic_id", "narrative_id") if isinstance(md, dict)
-                        and md.get(k) is not None), None)
+            tid = ReportView.build(item.value, source_spec).topic_id  # as the checker reads it
             topic = topics.get(tid) if tid is not None else None
             if topic is not None and topic.text is not None:
                 defaults = {target.narrative_field: topic.text}
