@@ -76,8 +76,14 @@ def fresh_process(answer: str, doc: str, runs: int) -> tuple[float, float]:
     times: dict[str, list[float]] = {"ours": [], "theirs": []}
     payload = json.dumps([answer, doc])
     for run in range(runs):
-        for who in (("ours", "theirs") if run % 2 == 0 else ("theirs", "ours")):
-            out = subprocess.run([sys.executable, "-c", _PROCESS, who], input=payload, capture_output=True, text=True, check=True)
+        for who in ("ours", "theirs") if run % 2 == 0 else ("theirs", "ours"):
+            out = subprocess.run(
+                [sys.executable, "-c", _PROCESS, who],
+                input=payload,
+                capture_output=True,
+                text=True,
+                check=True,
+            )
             times[who].append(float(out.stdout.strip()))
     return median_ms(times["ours"]), median_ms(times["theirs"])
 
@@ -85,6 +91,7 @@ def fresh_process(answer: str, doc: str, runs: int) -> tuple[float, float]:
 def reports_workload(runs: int) -> tuple[float, float]:
     """All sentences of the sample DRAGUN reports against the sample topic documents."""
     import cite_right
+
     from citelens.align import PreparedCitationCorpus
 
     data = DATA.parent
@@ -94,10 +101,13 @@ def reports_workload(runs: int) -> tuple[float, float]:
         reports = [r for r in map(json.loads, fh) if r["metadata"]["topic_id"] in topics]
     answers = [" ".join(x["text"] for x in r["responses"]) for r in reports]
     docs = list(topics.values())
-    corpora = {"ours": PreparedCitationCorpus.from_sources(docs), "theirs": cite_right.PreparedCitationCorpus.from_sources(docs)}
+    corpora = {
+        "ours": PreparedCitationCorpus.from_sources(docs),
+        "theirs": cite_right.PreparedCitationCorpus.from_sources(docs),
+    }
     times: dict[str, list[float]] = {"ours": [], "theirs": []}
     for run in range(runs + 1):
-        for who in (("ours", "theirs") if run % 2 == 0 else ("theirs", "ours")):
+        for who in ("ours", "theirs") if run % 2 == 0 else ("theirs", "ours"):
             t = time.perf_counter()
             for a in answers:
                 corpora[who].align(a)
@@ -114,11 +124,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--docs", type=int, default=100)
-    ap.add_argument("--reports", action="store_true",
-                    help="also time the 15 sample DRAGUN reports against their 15 MS MARCO documents (prepared)")
+    ap.add_argument(
+        "--reports",
+        action="store_true",
+        help="also time the 15 sample DRAGUN reports against their 15 MS MARCO documents (prepared)",
+    )
     args = ap.parse_args()
 
     import cite_right
+
     from citelens.align import PreparedCitationCorpus, align_citations
     from citelens.align.corpus import DOCUMENT_CACHE
     from citelens.align.tokenizer import SHARED_VOCABULARY
@@ -162,7 +176,7 @@ def main() -> None:
         docs = base_docs[:n]
         cold = {"ours": [], "theirs": []}
         for run in range(args.runs):
-            for who in (("ours", "theirs") if run % 2 == 0 else ("theirs", "ours")):
+            for who in ("ours", "theirs") if run % 2 == 0 else ("theirs", "ours"):
                 gc.collect()
                 fn = ours_cold if who == "ours" else theirs_cold
                 dt, res = fn(fresh(docs, run, who))
@@ -173,7 +187,7 @@ def main() -> None:
         ours_prepared(ours_corpus), theirs_prepared(theirs_corpus)
         prep = {"ours": [], "theirs": []}
         for run in range(args.runs * 3):
-            for who in (("ours", "theirs") if run % 2 == 0 else ("theirs", "ours")):
+            for who in ("ours", "theirs") if run % 2 == 0 else ("theirs", "ours"):
                 corpus = ours_corpus if who == "ours" else theirs_corpus
                 dt, res = ours_prepared(corpus)
                 prep[who].append(dt)
@@ -187,7 +201,13 @@ def main() -> None:
     print(f"answer: 30 words; documents: {len(base_docs[0].split())} words each; runs: {args.runs}")
     print(f"{'setup':<22}{'citelens ms':>12}{'cite-right ms':>15}{'ratio':>8}  target")
     for name, ours, theirs in rows:
-        target = "-" if "reports" in name or "process" in name else "<= 1.0" if name.startswith("prepared") else "<= 2.0"
+        target = (
+            "-"
+            if "reports" in name or "process" in name
+            else "<= 1.0"
+            if name.startswith("prepared")
+            else "<= 2.0"
+        )
         print(f"{name:<22}{ours:>12.2f}{theirs:>15.2f}{ours / theirs:>8.2f}  {target}")
 
 

@@ -33,11 +33,13 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from generate_runs import write_runs  # noqa: E402
 
-JSON_LOOP = ("import json, sys\n"
-             "with open(sys.argv[1], encoding='utf-8') as f:\n"
-             "    for line in f:\n"
-             "        if line.strip():\n"
-             "            json.loads(line)\n")
+JSON_LOOP = (
+    "import json, sys\n"
+    "with open(sys.argv[1], encoding='utf-8') as f:\n"
+    "    for line in f:\n"
+    "        if line.strip():\n"
+    "            json.loads(line)\n"
+)
 
 
 def _citelens() -> list[str]:
@@ -67,17 +69,31 @@ def _json_in_process(path: Path) -> float:
 
 
 def run(spec: str, n: int, rounds: int, out: Path) -> dict:
-    paths = {"clean": out / f"{spec}-clean.jsonl", "faults": out / f"{spec}-faults.jsonl",
-             "topics": out / f"{spec}.topics.jsonl"}
-    if not all(p.exists() for p in paths.values()) or \
-            sum(1 for _ in open(paths["clean"], encoding="utf-8")) != n:
+    paths = {
+        "clean": out / f"{spec}-clean.jsonl",
+        "faults": out / f"{spec}-faults.jsonl",
+        "topics": out / f"{spec}.topics.jsonl",
+    }
+    if (
+        not all(p.exists() for p in paths.values())
+        or sum(1 for _ in open(paths["clean"], encoding="utf-8")) != n
+    ):
         paths = write_runs(spec, n, out)
     env = dict(os.environ, NLTK_DATA=str(ROOT / "tests" / "fixtures" / "nltk_data"))
     topics = str(paths["topics"])
     tools = {
         "citelens": lambda f: _citelens() + ["check", str(f), "--spec", spec, "--topics", topics],
-        "reference": lambda f: [sys.executable, "-m", "autojudge_base.report_tool", "check", str(f),
-                                "--spec", spec, "--topics", topics],
+        "reference": lambda f: [
+            sys.executable,
+            "-m",
+            "autojudge_base.report_tool",
+            "check",
+            str(f),
+            "--spec",
+            spec,
+            "--topics",
+            topics,
+        ],
         "json_process": lambda f: [sys.executable, "-c", JSON_LOOP, str(f)],
     }
     times: dict[str, dict[str, list[float]]] = {k: {t: [] for t in tools} for k in ("clean", "faults")}
@@ -99,15 +115,19 @@ def run(spec: str, n: int, rounds: int, out: Path) -> dict:
         med = {tool: statistics.median(v) for tool, v in times[kind].items()}
         med["json_in_process"] = statistics.median(in_process[kind])
         result["files"][kind] = {
-            "path": str(paths[kind]), "bytes": paths[kind].stat().st_size, "median_s": med,
+            "path": str(paths[kind]),
+            "bytes": paths[kind].stat().st_size,
+            "median_s": med,
             "exit_codes": codes[kind],
             "ratio_vs_reference": med["citelens"] / med["reference"],
             "ratio_vs_json_process": med["citelens"] / med["json_process"],
             "ratio_vs_json_in_process": med["citelens"] / med["json_in_process"],
             "all_s": {tool: [round(x, 3) for x in v] for tool, v in times[kind].items()},
             "median_cpu_s": {tool: statistics.median(v) for tool, v in cpu[kind].items()},
-            "cpu_ratio_vs_reference": statistics.median(cpu[kind]["citelens"]) / statistics.median(cpu[kind]["reference"]),
-            "cpu_ratio_vs_json_process": statistics.median(cpu[kind]["citelens"]) / statistics.median(cpu[kind]["json_process"]),
+            "cpu_ratio_vs_reference": statistics.median(cpu[kind]["citelens"])
+            / statistics.median(cpu[kind]["reference"]),
+            "cpu_ratio_vs_json_process": statistics.median(cpu[kind]["citelens"])
+            / statistics.median(cpu[kind]["json_process"]),
         }
     result["help_median_s"] = statistics.median(helps)
     return result
@@ -136,10 +156,16 @@ def phases(spec: str, path: Path, topics_path: Path) -> dict[str, float]:
     out["load_topics"], topics = best(lambda: load_topics(topics_path))
     out["read_bytes"], data = best(path.read_bytes)
     out["decode_utf8"], (text, problems) = best(lambda: decode(data))
-    out["json_loads_plain"], _ = best(lambda: [json.loads(line) for line in text.splitlines() if line.strip()])
-    out["read_source (line index + json.loads with hooks)"], source = best(lambda: read_source(text, problems))
+    out["json_loads_plain"], _ = best(
+        lambda: [json.loads(line) for line in text.splitlines() if line.strip()]
+    )
+    out["read_source (line index + json.loads with hooks)"], source = best(
+        lambda: read_source(text, problems)
+    )
     out["run_rules (all reports)"], views = best(
-        lambda: [run_rules(item.value, sp, topics=topics) for item in source.items])
+        lambda: [run_rules(item.value, sp, topics=topics) for item in source.items]
+    )
+
     def place() -> None:
         for item, view in zip(source.items, views):
             if view.findings:
@@ -156,20 +182,28 @@ def phases(spec: str, path: Path, topics_path: Path) -> dict[str, float]:
 
 
 def show(result: dict) -> None:
-    print(f"spec {result['spec']}, {result['reports']} reports per file, {result['rounds']} alternating rounds "
-          "(median wall seconds)")
-    print(f"{'file':8} {'citelens':>9} {'reference':>10} {'json proc':>10} {'json in-proc':>13} "
-          f"{'ours/ref':>9} {'ours/json proc':>15} {'ours/json in-proc':>18}")
+    print(
+        f"spec {result['spec']}, {result['reports']} reports per file, {result['rounds']} alternating rounds "
+        "(median wall seconds)"
+    )
+    print(
+        f"{'file':8} {'citelens':>9} {'reference':>10} {'json proc':>10} {'json in-proc':>13} "
+        f"{'ours/ref':>9} {'ours/json proc':>15} {'ours/json in-proc':>18}"
+    )
     for kind, f in result["files"].items():
         m = f["median_s"]
-        print(f"{kind:8} {m['citelens']:9.3f} {m['reference']:10.3f} {m['json_process']:10.3f} "
-              f"{m['json_in_process']:13.3f} {f['ratio_vs_reference']:9.2f} {f['ratio_vs_json_process']:15.2f} "
-              f"{f['ratio_vs_json_in_process']:18.2f}")
+        print(
+            f"{kind:8} {m['citelens']:9.3f} {m['reference']:10.3f} {m['json_process']:10.3f} "
+            f"{m['json_in_process']:13.3f} {f['ratio_vs_reference']:9.2f} {f['ratio_vs_json_process']:15.2f} "
+            f"{f['ratio_vs_json_in_process']:18.2f}"
+        )
     print("CPU seconds (user+sys of the process; steadier on a shared machine):")
     for kind, f in result["files"].items():
         c = f["median_cpu_s"]
-        print(f"{kind:8} {c['citelens']:9.3f} {c['reference']:10.3f} {c['json_process']:10.3f} {'':13} "
-              f"{f['cpu_ratio_vs_reference']:9.2f} {f['cpu_ratio_vs_json_process']:15.2f}")
+        print(
+            f"{kind:8} {c['citelens']:9.3f} {c['reference']:10.3f} {c['json_process']:10.3f} {'':13} "
+            f"{f['cpu_ratio_vs_reference']:9.2f} {f['cpu_ratio_vs_json_process']:15.2f}"
+        )
     print(f"citelens --help: {result['help_median_s']:.3f} s")
     for kind, ph in result.get("phases", {}).items():
         print(f"in-process phases ({kind}, best of 3):")
@@ -190,8 +224,12 @@ def main() -> None:
     args = ap.parse_args()
     result = run(args.spec, args.n, args.rounds, args.out)
     if args.phases:
-        result["phases"] = {kind: phases(args.spec, Path(result["files"][kind]["path"]),
-                                         args.out / f"{args.spec}.topics.jsonl") for kind in result["files"]}
+        result["phases"] = {
+            kind: phases(
+                args.spec, Path(result["files"][kind]["path"]), args.out / f"{args.spec}.topics.jsonl"
+            )
+            for kind in result["files"]
+        }
     if args.json:
         print(json.dumps(result, indent=2))
     else:

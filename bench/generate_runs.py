@@ -24,8 +24,11 @@ from agreement.generate import generate_run, topics_jsonl  # noqa: E402
 def write_runs(spec: str, n: int, out: Path, seed: int = 7) -> dict[str, Path]:
     out.mkdir(parents=True, exist_ok=True)
     clean, topics = generate_run(spec, n, seed, fault_free=True)
-    paths = {"clean": out / f"{spec}-clean.jsonl", "faults": out / f"{spec}-faults.jsonl",
-             "topics": out / f"{spec}.topics.jsonl"}
+    paths = {
+        "clean": out / f"{spec}-clean.jsonl",
+        "faults": out / f"{spec}-faults.jsonl",
+        "topics": out / f"{spec}.topics.jsonl",
+    }
     paths["topics"].write_text(topics_jsonl(topics), encoding="utf-8")
     paths["clean"].write_text("\n".join(clean) + "\n", encoding="utf-8")
     os.environ.setdefault("NLTK_DATA", str(ROOT / "tests" / "fixtures" / "nltk_data"))

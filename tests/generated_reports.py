@@ -13,7 +13,23 @@ from typing import Any
 
 SHAPES = ("neuclir", "ragtime", "rag24")
 _DOCS = [f"msmarco_v2.1_doc_{i:02d}_{i * 7919}#{i % 4}_{i * 104729}" for i in range(12)]
-_WORDS = "the a report cites evidence about climate tax policy water river city health fall leaf".split()
+_WORDS = [
+    "the",
+    "a",
+    "report",
+    "cites",
+    "evidence",
+    "about",
+    "climate",
+    "tax",
+    "policy",
+    "water",
+    "river",
+    "city",
+    "health",
+    "fall",
+    "leaf",
+]
 
 
 def _text(rng: random.Random) -> str:
@@ -40,7 +56,10 @@ def _citations(rng: random.Random, shape: str, refs: list[str]) -> Any:
 
 def _metadata(rng: random.Random) -> dict[str, Any]:
     topic = rng.choice(["28", "2000", "rag2026-7", "leaf", "msmarco_v2.1_doc_04_420132660"])
-    md: dict[str, Any] = {"team_id": rng.choice(["t", "team A"]), "run_id": rng.choice(["r1", "run-" + "x" * 24])}
+    md: dict[str, Any] = {
+        "team_id": rng.choice(["t", "team A"]),
+        "run_id": rng.choice(["r1", "run-" + "x" * 24]),
+    }
     naming = rng.choice(["topic_id", "narrative_id", "both", "int_narrative", "with_request_id"])
     if naming == "topic_id":
         md["topic_id"] = topic
@@ -52,10 +71,17 @@ def _metadata(rng: random.Random) -> dict[str, Any]:
         md["narrative_id"] = rng.randint(1, 500)
     else:
         md["topic_id"], md["request_id"] = topic, "stale-id"
-    optional = {"narrative": "what causes leaves to change color", "type": rng.choice(["automatic", "manual"]),
-                "use_starter_kit": rng.choice([0, 1]), "run_desc": "a run", "prompt": "extra key",
-                "task": rng.choice(["english", "multilingual", "rag"]), "description": "d",
-                "collection_ids": ["c"], "limit": 500}
+    optional = {
+        "narrative": "what causes leaves to change color",
+        "type": rng.choice(["automatic", "manual"]),
+        "use_starter_kit": rng.choice([0, 1]),
+        "run_desc": "a run",
+        "prompt": "extra key",
+        "task": rng.choice(["english", "multilingual", "rag"]),
+        "description": "d",
+        "collection_ids": ["c"],
+        "limit": 500,
+    }
     for key, value in optional.items():
         if rng.random() < 0.4:
             md[key] = value

@@ -73,8 +73,14 @@ def reference() -> types.SimpleNamespace:
     import autojudge_base.request as request
     import autojudge_base.track_spec as track_spec
 
-    return types.SimpleNamespace(report=report, request=request, document=document, track_spec=track_spec,
-                                 report_export=report_export, text_chunker=text_chunker)
+    return types.SimpleNamespace(
+        report=report,
+        request=request,
+        document=document,
+        track_spec=track_spec,
+        report_export=report_export,
+        text_chunker=text_chunker,
+    )
 
 
 def reference_spec(spec: Any) -> Any:

@@ -8,8 +8,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_readme_is_built_from_its_sections():
-    proc = subprocess.run([sys.executable, str(ROOT / "docs" / "build_readme.py"), "--check"],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "docs" / "build_readme.py"), "--check"], capture_output=True, text=True
+    )
     assert proc.returncode == 0, proc.stderr
 
 

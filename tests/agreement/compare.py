@@ -30,7 +30,7 @@ if __name__ == "__main__":  # run as a script: make the `agreement` package impo
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agreement import reference as R  # noqa: E402
+from agreement import reference as R
 
 CITELENS_ONLY = ("citation_duplicate", "response_length", "metadata_value", "id_type", "run_consistency")
 EXCLUDED = frozenset(STRUCTURE_CODES + CITELENS_ONLY + FILE_CODES)
@@ -47,8 +47,10 @@ class Mismatch:
     text: str = ""
 
     def __str__(self) -> str:
-        return (f"[{self.kind}] {self.spec} line {self.line}: ours={sorted(self.ours) if isinstance(self.ours, set) else self.ours} "
-                f"ref={sorted(self.ref) if isinstance(self.ref, set) else self.ref}\n    {self.text[:400]}")
+        return (
+            f"[{self.kind}] {self.spec} line {self.line}: ours={sorted(self.ours) if isinstance(self.ours, set) else self.ours} "
+            f"ref={sorted(self.ref) if isinstance(self.ref, set) else self.ref}\n    {self.text[:400]}"
+        )
 
 
 @dataclass
@@ -61,7 +63,7 @@ class Outcome:
     mismatches: list[Mismatch] = field(default_factory=list)
     categories: Counter = field(default_factory=Counter)  # reference categories seen (coverage of the test)
 
-    def merge(self, other: "Outcome") -> None:
+    def merge(self, other: Outcome) -> None:
         self.lines += other.lines
         self.loadable += other.loadable
         self.unloadable += other.unloadable
@@ -104,7 +106,7 @@ class Topics(dict):
     """topic id -> an object with .id, .text, .limit (what the Checker reads)."""
 
     @classmethod
-    def from_requests(cls, requests: dict) -> "Topics":
+    def from_requests(cls, requests: dict) -> Topics:
         from types import SimpleNamespace
 
         return cls({tid: SimpleNamespace(id=tid, text=q.title, limit=q.limit) for tid, q in requests.items()})
@@ -117,9 +119,17 @@ def _by_line(result) -> tuple[dict[int, list], list]:
     return per_line, result.findings
 
 
-def compare_lines(lines: list[str], spec_id: str, requests: dict | None, *, loaded: list | None = None,
-                  values: list | None = None, check_coverage: bool = True, topics=None,
-                  strict: bool = False) -> Outcome:
+def compare_lines(
+    lines: list[str],
+    spec_id: str,
+    requests: dict | None,
+    *,
+    loaded: list | None = None,
+    values: list | None = None,
+    check_coverage: bool = True,
+    topics=None,
+    strict: bool = False,
+) -> Outcome:
     """Compare one run (its JSONL lines) under one spec, with or without topics.
 
     `requests`: the reference's topic id -> Request; `topics`: ours for the same file
@@ -154,14 +164,23 @@ def compare_lines(lines: list[str], spec_id: str, requests: dict | None, *, load
         if report is None:
             out.unloadable += 1
             if not any(f.severity == "error" for f in ours_all):
-                out.mismatches.append(Mismatch("unloadable_no_error", spec_id, n + 1,
-                                               {(f.code, f.severity) for f in ours_all}, "unloadable", line))
+                out.mismatches.append(
+                    Mismatch(
+                        "unloadable_no_error",
+                        spec_id,
+                        n + 1,
+                        {(f.code, f.severity) for f in ours_all},
+                        "unloadable",
+                        line,
+                    )
+                )
             continue
         out.loadable += 1
         schema = [f for f in ours_all if f.code == "schema"]
         if schema:
-            out.mismatches.append(Mismatch("schema_on_loadable", spec_id, n + 1,
-                                           {f.message for f in schema}, "loads", line))
+            out.mismatches.append(
+                Mismatch("schema_on_loadable", spec_id, n + 1, {f.message for f in schema}, "loads", line)
+            )
         own = {f.code for f in ours_all if f.code in CITELENS_ONLY}
         if own:  # the shared specs keep the library's values: our extra checks stay off
             out.mismatches.append(Mismatch("citelens_only_code", spec_id, n + 1, own, "none", line))
@@ -171,7 +190,10 @@ def compare_lines(lines: list[str], spec_id: str, requests: dict | None, *, load
         out.categories.update(c for c, _ in ref)
         if ref_prefix != ref:
             # documented: the reference matches doc ids only at the start
-            assert ref_prefix <= ref and {c for c, _ in ref - ref_prefix} == {"docid_pattern"}, (ref, ref_prefix)
+            assert ref_prefix <= ref and {c for c, _ in ref - ref_prefix} == {"docid_pattern"}, (
+                ref,
+                ref_prefix,
+            )
             out.deviations["docid_prefix"] += 1
         out.compared += 1
         if ours == ref:
@@ -179,23 +201,35 @@ def compare_lines(lines: list[str], spec_id: str, requests: dict | None, *, load
         coerced = _coerce(values[n], spec) if isinstance(values[n], dict) else None
         if coerced is not None:
             request = topics.get(ReportView.build(coerced, spec).topic_id or "") if topics else None
-            ours_coerced = {(f.code, f.severity) for f in check_report(coerced, spec, request, strict=strict)
-                            if f.code not in EXCLUDED}
+            ours_coerced = {
+                (f.code, f.severity)
+                for f in check_report(coerced, spec, request, strict=strict)
+                if f.code not in EXCLUDED
+            }
             if ours_coerced == ref:
                 # documented: we read the raw token (a "1" is not an index, so the
                 # reference it would name is also uncited); the reference coerces first
                 out.deviations["coercion"] += 1
                 out.deviations.update(f"coercion:{c}" for c in sorted({c for c, _ in ours ^ ref}))
                 continue
-        out.mismatches.append(Mismatch("per_report", spec_id, n + 1, ours ^ ref,
-                                       f"ours-ref={sorted(ours - ref)} ref-ours={sorted(ref - ours)}", line))
+        out.mismatches.append(
+            Mismatch(
+                "per_report",
+                spec_id,
+                n + 1,
+                ours ^ ref,
+                f"ours-ref={sorted(ours - ref)} ref-ours={sorted(ref - ours)}",
+                line,
+            )
+        )
     if check_coverage:
         _compare_coverage(checker, lines, loaded, spec_id, requests, out, strict)
     return out
 
 
-def _compare_coverage(checker: Checker, lines, loaded, spec_id, requests, out: Outcome,
-                      strict: bool = False) -> None:
+def _compare_coverage(
+    checker: Checker, lines, loaded, spec_id, requests, out: Outcome, strict: bool = False
+) -> None:
     """Cross-report categories over the loadable reports only (the reference drops the
     others; we check them too, so compare on the same set of reports)."""
     kept = [line for line, r in zip(lines, loaded) if r is not None]
@@ -218,16 +252,22 @@ def _compare_coverage(checker: Checker, lines, loaded, spec_id, requests, out: O
             ours_topics.setdefault(f.code, set()).add(f.topic_id)
     for code, ids in R.coverage_topics(reports, spec_id, requests).items():
         if ours_topics.get(code, set()) != ids:
-            out.mismatches.append(Mismatch("coverage_topics", spec_id, None, {code: sorted(ours_topics.get(code, set()) - ids)},
-                                           {code: sorted(ids - ours_topics.get(code, set()))}))
+            out.mismatches.append(
+                Mismatch(
+                    "coverage_topics",
+                    spec_id,
+                    None,
+                    {code: sorted(ours_topics.get(code, set()) - ids)},
+                    {code: sorted(ids - ours_topics.get(code, set()))},
+                )
+            )
 
 
 def write_requests(path: Path, topics: list[dict]) -> tuple[dict, Any]:
     """Write a topics file; read it with both tools: (the reference's requests, our
     TopicSet). Both must see the same ids, texts and limits."""
-    from citelens.topics import load_topics
-
     from agreement.generate import topics_jsonl
+    from citelens.topics import load_topics
 
     path.write_text(topics_jsonl(topics), encoding="utf-8")
     requests, ours = R.load_requests(path), load_topics(path)
@@ -255,8 +295,16 @@ def run_generated(gen: str, own_n: int, cross_n: int, seeds, tmp: Path, specs=No
         for spec_id in specs or R.SHARED_SPECS:
             n = len(lines) if spec_id == gen else cross_n
             for req in (None, requests):
-                total.merge(compare_lines(lines[:n], spec_id, req, loaded=loaded[:n], values=values[:n],
-                                          topics=ours if req else None))
+                total.merge(
+                    compare_lines(
+                        lines[:n],
+                        spec_id,
+                        req,
+                        loaded=loaded[:n],
+                        values=values[:n],
+                        topics=ours if req else None,
+                    )
+                )
     return total
 
 
@@ -279,11 +327,15 @@ def main() -> None:
         for gen in R.SHARED_SPECS:
             o = run_generated(gen, args.own, args.cross, seeds, Path(tmp))
             grand.merge(o)
-            print(f"{gen:16} line checks {o.lines:6}  loadable {o.loadable:6}  unloadable {o.unloadable:5}  "
-                  f"mismatches {len(o.mismatches)}")
+            print(
+                f"{gen:16} line checks {o.lines:6}  loadable {o.loadable:6}  unloadable {o.unloadable:5}  "
+                f"mismatches {len(o.mismatches)}"
+            )
     kinds = Counter(m.kind for m in grand.mismatches)
-    print(f"total: {grand.lines} line checks ({grand.loadable} loadable compared, {grand.unloadable} unloadable) "
-          f"over {len(R.SHARED_SPECS)} specs x 2 topic modes; mismatches {len(grand.mismatches)} {dict(kinds)}")
+    print(
+        f"total: {grand.lines} line checks ({grand.loadable} loadable compared, {grand.unloadable} unloadable) "
+        f"over {len(R.SHARED_SPECS)} specs x 2 topic modes; mismatches {len(grand.mismatches)} {dict(kinds)}"
+    )
     print("documented deviations:", dict(sorted(grand.deviations.items())))
     print("reference categories seen:", dict(sorted(grand.categories.items())))
     print(f"{time.perf_counter() - t0:.1f} s")

@@ -16,17 +16,55 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from citelens.specs import get_spec
 
 # --- vocabulary -------------------------------------------------------------------
 
-_WORDS = ("the a river tax policy city water health leaf report evidence climate energy "
-          "court vote market school price study law data model risk crop rain").split()
+_WORDS = [
+    "the",
+    "a",
+    "river",
+    "tax",
+    "policy",
+    "city",
+    "water",
+    "health",
+    "leaf",
+    "report",
+    "evidence",
+    "climate",
+    "energy",
+    "court",
+    "vote",
+    "market",
+    "school",
+    "price",
+    "study",
+    "law",
+    "data",
+    "model",
+    "risk",
+    "crop",
+    "rain",
+]
 # words whose NFKC form or whitespace behaviour differs from the raw text
-_ODD_WORDS = ["ﬁnance", "Ｗａｔｅｒ", "x\u202fy", "km²", "e\u0301t\u00e9", "½", "Ⅻ", "\u2011dash", "naïve",
-              "tab\tsep", "new\nline", "ﬀ"]
+_ODD_WORDS = [
+    "ﬁnance",
+    "Ｗａｔｅｒ",
+    "x\u202fy",
+    "km²",
+    "e\u0301t\u00e9",
+    "½",
+    "Ⅻ",
+    "\u2011dash",
+    "naïve",
+    "tab\tsep",
+    "new\nline",
+    "ﬀ",
+]
 _KIDDIE_DOCS = ["Leaf", "Photosynthesis", "Autumn", "Chlorophyll", "Maple", "Tree", "Sun", "Water cycle"]
 
 
@@ -37,12 +75,12 @@ def _text(rng: random.Random, n_words: int) -> str:
 
 def _docid(rng: random.Random, style: str) -> str:
     if style == "climbmix":
-        return f"shard_{rng.randrange(100000):05d}_{rng.randrange(10 ** 6)}"
+        return f"shard_{rng.randrange(100000):05d}_{rng.randrange(10**6)}"
     if style == "msmarco":
-        return f"msmarco_v2.1_doc_{rng.randrange(60):02d}_{rng.randrange(10 ** 9)}#{rng.randrange(30)}_{rng.randrange(10 ** 9)}"
+        return f"msmarco_v2.1_doc_{rng.randrange(60):02d}_{rng.randrange(10**9)}#{rng.randrange(30)}_{rng.randrange(10**9)}"
     if style == "uuid":
         h = "".join(rng.choice("0123456789abcdef") for _ in range(32))
-        return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}_{rng.randrange(10 ** 9)}"
+        return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}_{rng.randrange(10**9)}"
     return rng.choice(_KIDDIE_DOCS)
 
 
@@ -71,6 +109,7 @@ def _topic_ids(spec_id: str, style: str, n: int, rng: random.Random) -> list[str
 
 # --- one clean report -------------------------------------------------------------
 
+
 class Context:
     """What one generated report is built from (and what faults may change)."""
 
@@ -88,9 +127,13 @@ def _metadata(ctx: Context) -> dict:
     spec, rng = ctx.spec, ctx.rng
     md: dict[str, Any] = {}
     values = {
-        "team_id": ctx.team, "run_id": ctx.run_id, "narrative": ctx.topic["title"],
-        "run_desc": "BM25 top-20, Llama-3 summariser", "type": rng.choice(["automatic", "manual"]),
-        "use_starter_kit": rng.choice([0, 1]), "task": rng.choice(["english", "multilingual"]),
+        "team_id": ctx.team,
+        "run_id": ctx.run_id,
+        "narrative": ctx.topic["title"],
+        "run_desc": "BM25 top-20, Llama-3 summariser",
+        "type": rng.choice(["automatic", "manual"]),
+        "use_starter_kit": rng.choice([0, 1]),
+        "task": rng.choice(["english", "multilingual"]),
     }
     for key in spec.mandatory_metadata + spec.recommended_metadata:
         if key in ("topic_id", "narrative_id"):
@@ -138,7 +181,11 @@ def _cited(value: dict, key: str) -> list[str]:
         if isinstance(c, dict):
             out.extend(c)
         elif isinstance(c, list):
-            out.extend(refs[i] if isinstance(i, int) and 0 <= i < len(refs) else i for i in c if isinstance(i, (int, str)))
+            out.extend(
+                refs[i] if isinstance(i, int) and 0 <= i < len(refs) else i
+                for i in c
+                if isinstance(i, (int, str))
+            )
     return [d for d in out if isinstance(d, str)]
 
 
@@ -157,7 +204,7 @@ def clean_report(ctx: Context) -> dict:
         cited = list(dict.fromkeys(_cited({"references": refs, key: sentences}, key)))
         refs = refs if ctx.shape == "rag24" else cited
         if spec.references_kind == "retrieval_list" and rng.random() < 0.5:
-            refs = refs + [d for d in ctx.pool if d not in refs][:rng.randint(0, 3)]
+            refs = refs + [d for d in ctx.pool if d not in refs][: rng.randint(0, 3)]
         value["references"] = refs
     elif spec.references_kind == "ignore" and rng.random() < 0.5:
         value["references"] = list(dict.fromkeys(_cited({"references": refs, key: sentences}, key)))
@@ -282,7 +329,7 @@ def f_index_odd(ctx, v):
     if s is None or not isinstance(refs, list):
         return
     n = len(refs)
-    bad = ctx.rng.choice([n, n + 3, -1, 1.0, 0.0, "1", "0", True, False, 1.5, 10 ** 20, "x", None])
+    bad = ctx.rng.choice([n, n + 3, -1, 1.0, 0.0, "1", "0", True, False, 1.5, 10**20, "x", None])
     c = s.get("citations")
     if isinstance(c, list) and (not c or all(isinstance(i, int) for i in c)):
         c.append(bad)
@@ -295,7 +342,7 @@ def f_score_odd(ctx, v):
     if s is None:
         return
     c = s.get("citations")
-    bad = ctx.rng.choice(["0.5", "1", True, False, None, "high", 1e308, -3, 10 ** 30, [1]])
+    bad = ctx.rng.choice(["0.5", "1", True, False, None, "high", 1e308, -3, 10**30, [1]])
     if isinstance(c, dict) and c:
         c[ctx.rng.choice(list(c))] = bad
     else:
@@ -344,9 +391,17 @@ def f_refs_undeclared(ctx, v):
     cited = _cited(v, _skey(v))
     if isinstance(refs, list) and cited:
         doc = ctx.rng.choice(cited)
-        v["references"] = [r for r in refs if r != doc] if not any(
-            isinstance(s, dict) and isinstance(s.get("citations"), list) and s["citations"]
-            and isinstance(s["citations"][0], int) for s in _sents(v)) else refs
+        v["references"] = (
+            [r for r in refs if r != doc]
+            if not any(
+                isinstance(s, dict)
+                and isinstance(s.get("citations"), list)
+                and s["citations"]
+                and isinstance(s["citations"][0], int)
+                for s in _sents(v)
+            )
+            else refs
+        )
     else:
         s = _any_sentence(ctx, v)
         if s is not None and not isinstance(s.get("citations"), dict):
@@ -363,7 +418,9 @@ def f_refs_odd(ctx, v):
         v["references"] = None
     elif choice == "over_max":
         refs = v.get("references") if isinstance(v.get("references"), list) else []
-        v["references"] = refs + [_docid(ctx.rng, ctx.style) for _ in range(101 - len(refs) + ctx.rng.randint(0, 3))]
+        v["references"] = refs + [
+            _docid(ctx.rng, ctx.style) for _ in range(101 - len(refs) + ctx.rng.randint(0, 3))
+        ]
     elif choice == "nonstr":
         v["references"] = [1, 2]
     else:
@@ -394,7 +451,7 @@ def f_length(ctx, v):
         per = max(1, len(raw) // n)
         for i, s in enumerate(sents):
             if isinstance(s, dict):
-                s["text"] = raw[i * per:(i + 1) * per] if i < n - 1 else raw[i * per:]
+                s["text"] = raw[i * per : (i + 1) * per] if i < n - 1 else raw[i * per :]
                 if not s["text"].strip():
                     s["text"] = "b"
 
@@ -435,7 +492,10 @@ def f_sentence_key(ctx, v):
 
 
 def f_wrong_shape(ctx, v):
-    shapes = [s for s in ("rag24", "ragtime", "neuclir") if s not in ctx.spec.sentence_type] or ["rag24", "ragtime"]
+    shapes = [s for s in ("rag24", "ragtime", "neuclir") if s not in ctx.spec.sentence_type] or [
+        "rag24",
+        "ragtime",
+    ]
     shape = ctx.rng.choice(shapes)
     refs = v.get("references") if isinstance(v.get("references"), list) else []
     for s in _sents(v):
@@ -461,14 +521,35 @@ def f_citations_odd(ctx, v):
     if choice == "absent":
         s.pop("citations", None)
     else:
-        s["citations"] = {"null": None, "empty_list": [], "empty_dict": {}, "string": ctx.pool[0],
-                          "number": 3, "mixed_list": [ctx.pool[0], 0]}[choice]
+        s["citations"] = {
+            "null": None,
+            "empty_list": [],
+            "empty_dict": {},
+            "string": ctx.pool[0],
+            "number": 3,
+            "mixed_list": [ctx.pool[0], 0],
+        }[choice]
 
 
 def f_unloadable(ctx, v):
-    choice = ctx.rng.choice(["text_int", "sentence_str", "sentence_meta", "metadata_list", "metadata_missing",
-                             "is_ragtime", "evaldata", "documents_bad", "documents_good", "ranking_bad",
-                             "ranking_good", "root_array", "root_string", "path"])
+    choice = ctx.rng.choice(
+        [
+            "text_int",
+            "sentence_str",
+            "sentence_meta",
+            "metadata_list",
+            "metadata_missing",
+            "is_ragtime",
+            "evaldata",
+            "documents_bad",
+            "documents_good",
+            "ranking_bad",
+            "ranking_good",
+            "root_array",
+            "root_string",
+            "path",
+        ]
+    )
     s = _any_sentence(ctx, v)
     if choice == "text_int" and s is not None:
         s["text"] = 5
@@ -487,14 +568,17 @@ def f_unloadable(ctx, v):
     elif choice == "evaldata":
         v["evaldata"] = ctx.rng.choice(["x", {}, None, [1]])
     elif choice == "documents_bad":
-        v["documents"] = ctx.rng.choice([{"d": {"text": "no id"}}, {"d": "str"}, {"d": {"id": 1, "text": "t"}}, [1]])
+        v["documents"] = ctx.rng.choice(
+            [{"d": {"text": "no id"}}, {"d": "str"}, {"d": {"id": 1, "text": "t"}}, [1]]
+        )
     elif choice == "documents_good":
         v["documents"] = {"d": {"id": "d", "text": "t", "extra": 1}}
     elif choice == "ranking_bad":
         v["ranking"] = ctx.rng.choice([[{"doc_id": "d"}], [1], {"a": 1}, [{"doc_id": "d", "rank": "x"}]])
     elif choice == "ranking_good":
-        v["ranking"] = ctx.rng.choice([[{"doc_id": "d", "rank": 1}],
-                                       [{"query_id": "q", "test_collection": "c", "ranked_docs": []}], []])
+        v["ranking"] = ctx.rng.choice(
+            [[{"doc_id": "d", "rank": 1}], [{"query_id": "q", "test_collection": "c", "ranked_docs": []}], []]
+        )
     elif choice == "path":
         v["path"] = ctx.rng.choice(["runs/r1.jsonl", 5, None, ["a"]])
     elif choice == "root_array":
@@ -505,17 +589,29 @@ def f_unloadable(ctx, v):
 
 
 FAULTS: dict[str, tuple[Fault, float]] = {
-    "meta_missing": (f_meta_missing, 1.0), "meta_empty": (f_meta_empty, 1.0),
-    "run_id_long": (f_run_id_long, 0.7), "ids_wrong_type": (f_ids_wrong_type, 0.3),
-    "topic_variants": (f_topic_variants, 1.0), "extra_metadata": (f_extra_metadata, 0.7),
-    "docid_bad": (f_docid_bad, 1.0), "docid_prefix": (f_docid_prefix, 1.0),
-    "index_odd": (f_index_odd, 1.0), "score_odd": (f_score_odd, 0.8),
-    "too_many_citations": (f_too_many_citations, 1.0), "refs_duplicate": (f_refs_duplicate, 1.0),
-    "refs_uncited": (f_refs_uncited, 1.0), "refs_undeclared": (f_refs_undeclared, 1.0),
-    "refs_odd": (f_refs_odd, 1.0), "length": (f_length, 1.2), "blank_sentence": (f_blank_sentence, 1.0),
-    "empty_answer": (f_empty_answer, 0.6), "sentence_key": (f_sentence_key, 0.5),
-    "wrong_shape": (f_wrong_shape, 0.8), "mixed_shapes": (f_mixed_shapes, 0.6),
-    "citations_odd": (f_citations_odd, 0.8), "unloadable": (f_unloadable, 0.8),
+    "meta_missing": (f_meta_missing, 1.0),
+    "meta_empty": (f_meta_empty, 1.0),
+    "run_id_long": (f_run_id_long, 0.7),
+    "ids_wrong_type": (f_ids_wrong_type, 0.3),
+    "topic_variants": (f_topic_variants, 1.0),
+    "extra_metadata": (f_extra_metadata, 0.7),
+    "docid_bad": (f_docid_bad, 1.0),
+    "docid_prefix": (f_docid_prefix, 1.0),
+    "index_odd": (f_index_odd, 1.0),
+    "score_odd": (f_score_odd, 0.8),
+    "too_many_citations": (f_too_many_citations, 1.0),
+    "refs_duplicate": (f_refs_duplicate, 1.0),
+    "refs_uncited": (f_refs_uncited, 1.0),
+    "refs_undeclared": (f_refs_undeclared, 1.0),
+    "refs_odd": (f_refs_odd, 1.0),
+    "length": (f_length, 1.2),
+    "blank_sentence": (f_blank_sentence, 1.0),
+    "empty_answer": (f_empty_answer, 0.6),
+    "sentence_key": (f_sentence_key, 0.5),
+    "wrong_shape": (f_wrong_shape, 0.8),
+    "mixed_shapes": (f_mixed_shapes, 0.6),
+    "citations_odd": (f_citations_odd, 0.8),
+    "unloadable": (f_unloadable, 0.8),
 }
 
 #: faults written into the JSON text itself (after serialisation)
@@ -538,6 +634,7 @@ def _text_fault(rng: random.Random, line: str, kind: str) -> str:
 
 # --- whole runs -------------------------------------------------------------------
 
+
 def make_topics(spec_id: str, n: int, rng: random.Random) -> list[dict]:
     spec = get_spec(spec_id)
     ids = _topic_ids(spec_id, _docid_style(spec), n, rng)
@@ -550,8 +647,9 @@ def make_topics(spec_id: str, n: int, rng: random.Random) -> list[dict]:
     return topics
 
 
-def generate_run(spec_id: str, n: int, seed: int, *, fault_free: bool = False,
-                 loadable_faults_only: bool = False) -> tuple[list[str], list[dict]]:
+def generate_run(
+    spec_id: str, n: int, seed: int, *, fault_free: bool = False, loadable_faults_only: bool = False
+) -> tuple[list[str], list[dict]]:
     """(lines, topics) of a run of about `n` reports for `spec_id`.
 
     `fault_free`: every report is clean and covers its own topic once.
@@ -569,7 +667,11 @@ def generate_run(spec_id: str, n: int, seed: int, *, fault_free: bool = False,
     covered = topics if fault_free else [t for t in topics if rng.random() > 0.03]
     for i, topic in enumerate(covered):
         if not fault_free and rng.random() < 0.03:  # a topic outside the topics file
-            topic = {"request_id": topic["request_id"] + "-new", "title": topic["title"], "limit": topic.get("limit")}
+            topic = {
+                "request_id": topic["request_id"] + "-new",
+                "title": topic["title"],
+                "limit": topic.get("limit"),
+            }
         elif not fault_free and rng.random() < 0.03 and i:  # a second report for a topic
             topic = rng.choice(covered[:i])
         ctx = Context(rng, spec, topic, team, run_id)
@@ -593,5 +695,6 @@ def generate_run(spec_id: str, n: int, seed: int, *, fault_free: bool = False,
 
 
 def topics_jsonl(topics: list[dict]) -> str:
-    return "".join(json.dumps({k: v for k, v in t.items() if v is not None}, ensure_ascii=False) + "\n"
-                   for t in topics)
+    return "".join(
+        json.dumps({k: v for k, v in t.items() if v is not None}, ensure_ascii=False) + "\n" for t in topics
+    )

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, Iterable
+from typing import Any
 
 #: spec ids CiteLens shares with autojudge-base 1.0.0
 SHARED_SPECS = ("rag26", "rag25", "rag25-autojudge", "ragtime25", "ragtime26", "dragun25", "kiddie")
@@ -37,8 +38,13 @@ def ref() -> SimpleNamespace:
             self.categories.append(category)
             super()._add(category, message)
 
-    return SimpleNamespace(report=report, request=request, track_spec=track_spec,
-                           verification=report_verification, Recording=Recording)
+    return SimpleNamespace(
+        report=report,
+        request=request,
+        track_spec=track_spec,
+        verification=report_verification,
+        Recording=Recording,
+    )
 
 
 def load(value: Any):
@@ -69,8 +75,9 @@ def spec(spec_id: str, anchored: bool = True):
     return s
 
 
-def report_categories(report, spec_id: str, requests: dict | None, anchored: bool = True,
-                      strict: bool = False) -> set[tuple[str, str]]:
+def report_categories(
+    report, spec_id: str, requests: dict | None, anchored: bool = True, strict: bool = False
+) -> set[tuple[str, str]]:
     """(category, severity) of every per-report finding, as ReportVerification computes it
     (`strict`: every finding an error, as ReportVerification(strict=True))."""
     sp = spec(spec_id, anchored)
@@ -79,8 +86,9 @@ def report_categories(report, spec_id: str, requests: dict | None, anchored: boo
     return {(c, "warning" if c in sp.smells and not strict else "error") for c in v.categories}
 
 
-def coverage_categories(reports: Iterable, spec_id: str, requests: dict | None,
-                        strict: bool = False) -> set[tuple[str, str]]:
+def coverage_categories(
+    reports: Iterable, spec_id: str, requests: dict | None, strict: bool = False
+) -> set[tuple[str, str]]:
     """The cross-report (category, severity) set of `ReportVerification(...).spec_compliant()
     .coverage()`. Its per-report findings (all labelled "spec") must be exactly the ones
     the recording subclass captured: checked here, so the instrumentation misses nothing."""
@@ -88,8 +96,10 @@ def coverage_categories(reports: Iterable, spec_id: str, requests: dict | None,
     sp = spec(spec_id)
     v = ref().verification.ReportVerification(reports, sp, requests=requests or {}, strict=strict)
     v.spec_compliant().coverage()
-    recorded = sum(len(ref().Recording(r, sp, request=(requests or {}).get(str(r.metadata.topic_id))).run().categories)
-                   for r in reports)
+    recorded = sum(
+        len(ref().Recording(r, sp, request=(requests or {}).get(str(r.metadata.topic_id))).run().categories)
+        for r in reports
+    )
     assert recorded == sum(1 for f in v.findings if f.category == "spec"), "instrumentation lost findings"
     return {(f.category, f.severity) for f in v.findings if f.category != "spec"}
 
@@ -106,9 +116,12 @@ def coverage_topics(reports: list, spec_id: str, requests: dict | None) -> dict[
         out["missing_topics"] = set(expected) - set(ids)
         out["new_topics"] = set(ids) - set(expected)
         if spec(spec_id).require_exact_narrative:
-            out["narrative"] = {str(r.metadata.topic_id) for r in reports
-                                if str(r.metadata.topic_id) in expected
-                                and r.metadata.narrative != expected[str(r.metadata.topic_id)]}
+            out["narrative"] = {
+                str(r.metadata.topic_id)
+                for r in reports
+                if str(r.metadata.topic_id) in expected
+                and r.metadata.narrative != expected[str(r.metadata.topic_id)]
+            }
     return out
 
 

@@ -22,12 +22,11 @@ from pathlib import Path
 
 import pytest
 
+from agreement import compare as C
+from agreement import reference as R
 from citelens.check import Checker
 from citelens.specs import get_spec
 from citelens.topics import load_topics
-
-from agreement import compare as C
-from agreement import reference as R
 
 DATA = Path(__file__).parent / "data"
 SCALE = int(os.environ.get("CITELENS_AGREEMENT_SCALE", "1"))
@@ -64,10 +63,27 @@ def test_generated_runs_reach_every_reference_category(generated):
     seen = Counter()
     for outcome in generated.values():
         seen.update(outcome.categories)
-    expected = {"empty_answer", "blank_sentence", "citation_format", "citation_count", "reference_index",
-                "docid_pattern", "references_missing", "references_duplicate", "references_undeclared",
-                "references_uncited", "references_max", "metadata", "metadata_recommended",
-                "run_id_length", "length", "duplicate_topics", "missing_topics", "new_topics", "narrative"}
+    expected = {
+        "empty_answer",
+        "blank_sentence",
+        "citation_format",
+        "citation_count",
+        "reference_index",
+        "docid_pattern",
+        "references_missing",
+        "references_duplicate",
+        "references_undeclared",
+        "references_uncited",
+        "references_max",
+        "metadata",
+        "metadata_recommended",
+        "run_id_length",
+        "length",
+        "duplicate_topics",
+        "missing_topics",
+        "new_topics",
+        "narrative",
+    }
     assert expected <= set(seen), expected - set(seen)
 
 
@@ -79,10 +95,16 @@ def test_documented_deviations_occur_and_are_the_only_differences(generated):
     assert deviations["coercion"] > 0
     # what the raw coerced tokens add is only ever these categories
     assert {k.split(":")[1] for k in deviations if k.startswith("coercion:")} <= {
-        "reference_index", "citation_score", "references_uncited", "references_undeclared", "docid_pattern"}
+        "reference_index",
+        "citation_score",
+        "references_uncited",
+        "references_undeclared",
+        "docid_pattern",
+    }
 
 
 # --- the documented deviations, one by one ----------------------------------------
+
 
 def _ref_categories(value: dict, spec_id: str, *, anchored: bool) -> set[str]:
     report = R.load(value)
@@ -95,31 +117,54 @@ def _ours(value: dict, spec_id: str):
     return text, Checker(get_spec(spec_id)).check_text(text + "\n").findings
 
 
-@pytest.mark.parametrize("spec_id, good, prefix_only", [
-    ("rag26", "shard_00459_61697", "shard_00459_61697junk"),
-    ("ragtime26", "5f91a162-7a1e-4e5e-af0e-6b1bab774964_374756147",
-     "5f91a162-7a1e-4e5e-af0e-6b1bab774964_374756147#p1"),
-    ("dragun25", "msmarco_v2.1_doc_16_1992489241#0_2215051056", "msmarco_v2.1_doc_16_1992489241#0_2215051056 "),
-])
+@pytest.mark.parametrize(
+    "spec_id, good, prefix_only",
+    [
+        ("rag26", "shard_00459_61697", "shard_00459_61697junk"),
+        (
+            "ragtime26",
+            "5f91a162-7a1e-4e5e-af0e-6b1bab774964_374756147",
+            "5f91a162-7a1e-4e5e-af0e-6b1bab774964_374756147#p1",
+        ),
+        (
+            "dragun25",
+            "msmarco_v2.1_doc_16_1992489241#0_2215051056",
+            "msmarco_v2.1_doc_16_1992489241#0_2215051056 ",
+        ),
+    ],
+)
 def test_docid_is_matched_as_a_whole_where_the_reference_matches_a_prefix(spec_id, good, prefix_only):
     spec = get_spec(spec_id)
-    md = {"team_id": "t", "run_id": "r", spec.topic_id_field: "1", "narrative": "n", "run_desc": "d",
-          "type": "automatic", "use_starter_kit": 0}
-    value = {"metadata": md, "references": [good, prefix_only],
-             spec.sentences_key: [{"text": "Some text.", "citations": [good, prefix_only]}]}
+    md = {
+        "team_id": "t",
+        "run_id": "r",
+        spec.topic_id_field: "1",
+        "narrative": "n",
+        "run_desc": "d",
+        "type": "automatic",
+        "use_starter_kit": 0,
+    }
+    value = {
+        "metadata": md,
+        "references": [good, prefix_only],
+        spec.sentences_key: [{"text": "Some text.", "citations": [good, prefix_only]}],
+    }
     assert "docid_pattern" not in _ref_categories(value, spec_id, anchored=False)  # the library's re.match
     assert "docid_pattern" in _ref_categories(value, spec_id, anchored=True)
     text, findings = _ours(value, spec_id)
-    flagged = {text[f.start:f.end] for f in findings if f.code == "docid_pattern"}
+    flagged = {text[f.start : f.end] for f in findings if f.code == "docid_pattern"}
     assert flagged == {json.dumps(prefix_only)}  # the bad id's tokens, in citations and references
 
 
-@pytest.mark.parametrize("spec_id, citations, references, code", [
-    ("ragtime26", {"5f91a162-7a1e-4e5e-af0e-6b1bab774964_1": "0.5"}, None, "citation_score"),
-    ("ragtime26", {"5f91a162-7a1e-4e5e-af0e-6b1bab774964_1": True}, None, "citation_score"),
-    ("rag26", [True], ["shard_1_2", "shard_1_3"], "reference_index"),
-    ("rag26", [1.0], ["shard_1_2", "shard_1_3"], "reference_index"),
-])
+@pytest.mark.parametrize(
+    "spec_id, citations, references, code",
+    [
+        ("ragtime26", {"5f91a162-7a1e-4e5e-af0e-6b1bab774964_1": "0.5"}, None, "citation_score"),
+        ("ragtime26", {"5f91a162-7a1e-4e5e-af0e-6b1bab774964_1": True}, None, "citation_score"),
+        ("rag26", [True], ["shard_1_2", "shard_1_3"], "reference_index"),
+        ("rag26", [1.0], ["shard_1_2", "shard_1_3"], "reference_index"),
+    ],
+)
 def test_coerced_scores_and_indices_are_findings_here(spec_id, citations, references, code):
     spec = get_spec(spec_id)
     md = {"team_id": "t", "run_id": "r", spec.topic_id_field: "1", "narrative": "n", "run_desc": "d"}
@@ -130,16 +175,25 @@ def test_coerced_scores_and_indices_are_findings_here(spec_id, citations, refere
     text, findings = _ours(value, spec_id)
     hits = [f for f in findings if f.code == code]
     assert hits and hits[0].severity == "error"
-    token = text[hits[0].start:hits[0].end]
+    token = text[hits[0].start : hits[0].end]
     assert token in ('"0.5"', "true", "1.0")
 
 
 # --- real sample runs ------------------------------------------------------------
 
-SAMPLES = ["ragnarok_rag25_ag_baseline.example.jsonl", "T1_run_1.head3.jsonl", "garag_rubric.jsonl",
-           "organizer-gpt-oss-t2.jsonl", "kiddie_run1.jsonl", "kiddie_run2.jsonl", "kiddie_run3.jsonl",
-           "kiddie_run4.jsonl", "spotcheck_my_best_run_01.jsonl", "spotcheck_my_best_run_02.jsonl",
-           "spotcheck_my_best_run_02_with_citations.jsonl"]
+SAMPLES = [
+    "ragnarok_rag25_ag_baseline.example.jsonl",
+    "T1_run_1.head3.jsonl",
+    "garag_rubric.jsonl",
+    "organizer-gpt-oss-t2.jsonl",
+    "kiddie_run1.jsonl",
+    "kiddie_run2.jsonl",
+    "kiddie_run3.jsonl",
+    "kiddie_run4.jsonl",
+    "spotcheck_my_best_run_01.jsonl",
+    "spotcheck_my_best_run_02.jsonl",
+    "spotcheck_my_best_run_02_with_citations.jsonl",
+]
 
 
 @pytest.mark.parametrize("spec_id", R.SHARED_SPECS)
@@ -175,7 +229,9 @@ UNLOADABLE = [
     '{"metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"}}',
     '{"metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"}, "responses": [{"text": "a", "citations": ["d", 1]}]}',
     '{"metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"}, "responses": [{"text": "a", "citations": {"d": null}}]}',
-    '{"metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"}, "responses": [{"text": "a", "citations": {"d": ' + "9" * 400 + '}}]}',
+    '{"metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"}, "responses": [{"text": "a", "citations": {"d": '
+    + "9" * 400
+    + "}}]}",
     '{"metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"}, "responses": [{"text": "a", "citations": [1]}, {"text": "b", "citations": ["d"]}]}',
     '{"metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"}, "responses": [{"text": "a"}], "references": [1]}',
     '{"metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"}, "responses": [{"text": "a"}], "documents": {"d": {"text": "x"}}}',
@@ -200,8 +256,15 @@ def test_every_line_the_reference_cannot_load_is_an_error_here(spec_id):
 def test_a_broken_first_line_does_not_hide_the_rest_of_a_jsonl_run(first):
     """A truncated first line (or a first line holding an array) is one finding on that
     line; every other line is still a report with its own findings."""
-    lines = [first] + [line for line in UNLOADABLE[1:8]] + [
-        '{"metadata": {"team_id": "t", "run_id": "' + "r" * 30 + '", "topic_id": "9"}, "responses": [{"text": "a"}]}']
+    lines = (
+        [first]
+        + [line for line in UNLOADABLE[1:8]]
+        + [
+            '{"metadata": {"team_id": "t", "run_id": "'
+            + "r" * 30
+            + '", "topic_id": "9"}, "responses": [{"text": "a"}]}'
+        ]
+    )
     outcome = C.compare_lines(lines, "ragtime26", None)
     assert outcome.loadable == 1 and outcome.unloadable == len(lines) - 1
     assert not outcome.mismatches, _explain(outcome)

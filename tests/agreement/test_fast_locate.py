@@ -13,14 +13,13 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from agreement.generate import generate_run
 from citelens.check import run_rules
 from citelens.check.finding import Target
 from citelens.source.json_locate import Locator, locate_in_text
 from citelens.source.json_nodes import locate, pointer_join
 from citelens.source.json_scan import parse
 from citelens.specs import get_spec
-
-from agreement.generate import generate_run
 
 
 def _same(text: str, start: int, pointer: str, target: str, shared: Locator | None = None) -> None:
@@ -52,8 +51,10 @@ def test_every_finding_of_generated_runs_lands_where_the_node_tree_puts_it():
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(["a", "b", "c~/", "é", ""]),
-                                                                inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.sampled_from(["a", "b", "c~/", "é", ""]), inner, max_size=4)
+    ),
     max_leaves=20,
 )
 

@@ -35,6 +35,7 @@ def _check_all(data: bytes) -> None:
 
 # --- arbitrary input --------------------------------------------------------------
 
+
 @FAST
 @given(st.binary(max_size=400))
 def test_arbitrary_bytes(data):
@@ -60,34 +61,85 @@ def test_arbitrary_json_values(values, layout):
     _check_all(text.encode())
 
 
-_ids = st.sampled_from(["shard_00459_61697", "msmarco_v2.1_doc_16_1041913392#3_1268938142",
-                        "5f91a162-7a1e-4e5e-af0e-6b1bab774964_1", "Leaf", "", "x#1"])
+_ids = st.sampled_from(
+    [
+        "shard_00459_61697",
+        "msmarco_v2.1_doc_16_1041913392#3_1268938142",
+        "5f91a162-7a1e-4e5e-af0e-6b1bab774964_1",
+        "Leaf",
+        "",
+        "x#1",
+    ]
+)
 _scalars = st.none() | st.booleans() | st.integers(-3, 200) | st.floats(allow_nan=False) | st.text(max_size=6)
 _citations = st.one_of(
-    st.none(), _scalars, st.lists(_ids, max_size=5), st.lists(st.integers(-2, 6), max_size=5),
-    st.lists(_scalars, max_size=4), st.dictionaries(_ids, _scalars, max_size=4),
+    st.none(),
+    _scalars,
+    st.lists(_ids, max_size=5),
+    st.lists(st.integers(-2, 6), max_size=5),
+    st.lists(_scalars, max_size=4),
+    st.dictionaries(_ids, _scalars, max_size=4),
 )
 _sentence = st.one_of(
     _scalars,
-    st.fixed_dictionaries({}, optional={"text": st.one_of(st.text(max_size=30), _scalars),
-                                        "citations": _citations, "metadata": st.one_of(_scalars, st.just({}))}),
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "text": st.one_of(st.text(max_size=30), _scalars),
+            "citations": _citations,
+            "metadata": st.one_of(_scalars, st.just({})),
+        },
+    ),
 )
-_metadata = st.one_of(_scalars, st.fixed_dictionaries({}, optional={
-    k: st.one_of(_scalars, st.text(max_size=30), _ids)
-    for k in ("team_id", "run_id", "topic_id", "narrative_id", "narrative", "run_desc", "type",
-              "use_starter_kit", "task", "request_id", "limit")}))
-reports = st.fixed_dictionaries({}, optional={
-    "metadata": _metadata,
-    "responses": st.one_of(_scalars, st.lists(_sentence, max_size=4)),
-    "answer": st.one_of(_scalars, st.lists(_sentence, max_size=4)),
-    "references": st.one_of(_scalars, st.lists(st.one_of(_ids, _scalars), max_size=5)),
-    "documents": st.one_of(_scalars, st.dictionaries(_ids, st.one_of(_scalars, st.fixed_dictionaries(
-        {}, optional={"id": _ids, "text": _scalars})), max_size=2)),
-    "ranking": st.one_of(_scalars, st.lists(st.dictionaries(st.sampled_from(["doc_id", "rank", "query_id"]),
-                                                            _scalars, max_size=3), max_size=2)),
-    # the flat 2024 layout
-    "topic": st.text(max_size=10), "response_length": _scalars,
-})
+_metadata = st.one_of(
+    _scalars,
+    st.fixed_dictionaries(
+        {},
+        optional={
+            k: st.one_of(_scalars, st.text(max_size=30), _ids)
+            for k in (
+                "team_id",
+                "run_id",
+                "topic_id",
+                "narrative_id",
+                "narrative",
+                "run_desc",
+                "type",
+                "use_starter_kit",
+                "task",
+                "request_id",
+                "limit",
+            )
+        },
+    ),
+)
+reports = st.fixed_dictionaries(
+    {},
+    optional={
+        "metadata": _metadata,
+        "responses": st.one_of(_scalars, st.lists(_sentence, max_size=4)),
+        "answer": st.one_of(_scalars, st.lists(_sentence, max_size=4)),
+        "references": st.one_of(_scalars, st.lists(st.one_of(_ids, _scalars), max_size=5)),
+        "documents": st.one_of(
+            _scalars,
+            st.dictionaries(
+                _ids,
+                st.one_of(_scalars, st.fixed_dictionaries({}, optional={"id": _ids, "text": _scalars})),
+                max_size=2,
+            ),
+        ),
+        "ranking": st.one_of(
+            _scalars,
+            st.lists(
+                st.dictionaries(st.sampled_from(["doc_id", "rank", "query_id"]), _scalars, max_size=3),
+                max_size=2,
+            ),
+        ),
+        # the flat 2024 layout
+        "topic": st.text(max_size=10),
+        "response_length": _scalars,
+    },
+)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -98,8 +150,10 @@ def test_arbitrary_report_like_dicts(values):
 
 # --- pathological inputs: one clear finding, at the right place -------------------
 
-REPORT = ('{"metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"}, '
-          '"responses": [{"text": "TEXT", "citations": {"5f91a162-7a1e-4e5e-af0e-6b1bab774964_1": SCORE}}]}')
+REPORT = (
+    '{"metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"}, '
+    '"responses": [{"text": "TEXT", "citations": {"5f91a162-7a1e-4e5e-af0e-6b1bab774964_1": SCORE}}]}'
+)
 
 
 def _report(text: str = "a", score: str = "0.5") -> str:
@@ -153,7 +207,7 @@ def test_duplicate_keys_are_named_on_the_key():
     text = _report().replace('"team_id": "t"', '"team_id": "t", "team_id": "u"')
     findings = _one(text.encode(), "duplicate_key")
     dup = [f for f in findings if f.code == "duplicate_key"][0]
-    assert text[dup.start:dup.end] == '"team_id"' and "team_id" in dup.message
+    assert text[dup.start : dup.end] == '"team_id"' and "team_id" in dup.message
 
 
 @pytest.mark.parametrize("token", ["NaN", "Infinity", "-Infinity"])
@@ -161,13 +215,13 @@ def test_nan_and_infinity_are_syntax_errors_on_the_token(token):
     text = _report(score=token)
     findings = _one(text.encode(), "json_syntax")
     f = [f for f in findings if f.code == "json_syntax"][0]
-    assert text[f.start:f.end] == token
+    assert text[f.start : f.end] == token
 
 
 def test_1e400_is_named_as_too_large():
     text = _report(score="1e400")
     f = [f for f in _one(text.encode(), "json_syntax") if f.code == "json_syntax"][0]
-    assert text[f.start:f.end] == "1e400" and "too large" in f.message
+    assert text[f.start : f.end] == "1e400" and "too large" in f.message
 
 
 def test_5000_digit_integer_is_named_as_too_large():
@@ -183,4 +237,6 @@ def test_the_other_reports_of_the_file_are_still_checked():
     result = CHECKERS["ragtime26"].check_text(text)
     lines = {result.line_index.position(f.start)[0] for f in result.findings}
     assert {0, 1, 2} <= lines
-    assert any(f.code == "run_id_length" and result.line_index.position(f.start)[0] == 2 for f in result.findings)
+    assert any(
+        f.code == "run_id_length" and result.line_index.position(f.start)[0] == 2 for f in result.findings
+    )

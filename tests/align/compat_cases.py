@@ -24,7 +24,9 @@ class Case:
     name: str
     kind: str
     answer: str
-    sources: list[tuple]  # ("str", text) | ("doc", id, text) | ("chunk", id, text, start, end, document_text, index)
+    sources: list[
+        tuple
+    ]  # ("str", text) | ("doc", id, text) | ("chunk", id, text, start, end, document_text, index)
     preset: str = "balanced"
     overrides: dict = field(default_factory=dict)
 
@@ -59,10 +61,25 @@ def _pick_sentence(rng: random.Random, text: str) -> str:
 
 
 _SYNONYMS = {
-    "said": "stated", "big": "large", "large": "big", "people": "individuals", "show": "demonstrate",
-    "found": "discovered", "use": "employ", "used": "employed", "help": "assist", "start": "begin",
-    "new": "novel", "many": "numerous", "also": "additionally", "about": "regarding", "made": "created",
-    "important": "significant", "company": "firm", "study": "research", "results": "findings",
+    "said": "stated",
+    "big": "large",
+    "large": "big",
+    "people": "individuals",
+    "show": "demonstrate",
+    "found": "discovered",
+    "use": "employ",
+    "used": "employed",
+    "help": "assist",
+    "start": "begin",
+    "new": "novel",
+    "many": "numerous",
+    "also": "additionally",
+    "about": "regarding",
+    "made": "created",
+    "important": "significant",
+    "company": "firm",
+    "study": "research",
+    "results": "findings",
 }
 
 
@@ -116,7 +133,14 @@ def drop_middle(rng: random.Random, sentence: str) -> str:
     return " ".join(words[:a] + words[b:])
 
 
-_UNICODE = [("'", "\u2019"), ("-", "\u2013"), ("cafe", "caf\u00e9"), ("strasse", "stra\u00dfe"), (" - ", " \u2014 "), ("fi", "\ufb01")]
+_UNICODE = [
+    ("'", "\u2019"),
+    ("-", "\u2013"),
+    ("cafe", "caf\u00e9"),
+    ("strasse", "stra\u00dfe"),
+    (" - ", " \u2014 "),
+    ("fi", "\ufb01"),
+]
 
 
 def unicodify(rng: random.Random, text: str, emoji: bool) -> str:
@@ -126,7 +150,10 @@ def unicodify(rng: random.Random, text: str, emoji: bool) -> str:
     if emoji:
         words = text.split(" ")
         for _ in range(3):
-            words.insert(rng.randrange(len(words) + 1), rng.choice(["\U0001F600", "\u00e9t\u00e9", "na\u0131ve", "\U0001D400bc", "\u00bd"]))
+            words.insert(
+                rng.randrange(len(words) + 1),
+                rng.choice(["\U0001f600", "\u00e9t\u00e9", "na\u0131ve", "\U0001d400bc", "\u00bd"]),
+            )
         text = " ".join(words)
     return text
 
@@ -141,7 +168,18 @@ def build_cases(seed: int = SEED) -> list[Case]:
     rng = random.Random(seed)
     pool = _pool(rng)
     cases: list[Case] = []
-    kinds = ["verbatim", "paraphrase", "reorder", "numbers", "negation", "unrelated", "multispan", "chunk", "unicode", "mixed"]
+    kinds = [
+        "verbatim",
+        "paraphrase",
+        "reorder",
+        "numbers",
+        "negation",
+        "unrelated",
+        "multispan",
+        "chunk",
+        "unicode",
+        "mixed",
+    ]
     for n in range(260):
         kind = kinds[n % len(kinds)]
         doc_id, body = rng.choice(pool)
@@ -172,17 +210,25 @@ def build_cases(seed: int = SEED) -> list[Case]:
         elif kind == "unicode":
             text = unicodify(rng, text, emoji=rng.random() < 0.5)
             sentence = _pick_sentence(rng, text)
-            answer = unicodify(rng, sentence if rng.random() < 0.5 else paraphrase(rng, sentence), emoji=False)
+            answer = unicodify(
+                rng, sentence if rng.random() < 0.5 else paraphrase(rng, sentence), emoji=False
+            )
         elif kind == "mixed":
-            parts = [sentence, paraphrase(rng, _pick_sentence(rng, text)), _pick_sentence(rng, rng.choice(others)[1])]
+            parts = [
+                sentence,
+                paraphrase(rng, _pick_sentence(rng, text)),
+                _pick_sentence(rng, rng.choice(others)[1]),
+            ]
             rng.shuffle(parts)
             answer = " ".join(parts[:2]) + "\n\n" + parts[2]
         else:  # chunk
             answer = sentence if rng.random() < 0.5 else paraphrase(rng, sentence)
         if kind == "chunk":
             start = body.find(text)
-            sources = [("chunk", doc_id, text, start, start + len(text), body if rng.random() < 0.7 else None, None)]
-            for i, (other_id, other_text) in enumerate(distractors):
+            sources = [
+                ("chunk", doc_id, text, start, start + len(text), body if rng.random() < 0.7 else None, None)
+            ]
+            for _i, (other_id, other_text) in enumerate(distractors):
                 sources.append(("chunk", other_id, other_text, 0, len(other_text), other_text, None))
         elif rng.random() < 0.2:
             sources = [("str", text)] + [("str", t) for _, t in distractors]
@@ -206,15 +252,33 @@ def build_cases(seed: int = SEED) -> list[Case]:
         if body is None:
             continue
         answer = " ".join(r["text"] for r in report["responses"][:6])
-        cases.append(Case(f"dragun-{n}", "report", answer, [("doc", report["metadata"]["topic_id"], body)], rng.choice(PRESETS)))
+        cases.append(
+            Case(
+                f"dragun-{n}",
+                "report",
+                answer,
+                [("doc", report["metadata"]["topic_id"], body)],
+                rng.choice(PRESETS),
+            )
+        )
 
     # The real MS MARCO segments, as chunks of their document.
     doc = _jsonl("msmarco_doc.jsonl")[0]
-    for n, seg in enumerate(s for s in _jsonl("msmarco_segments.jsonl") if s["docid"].startswith(doc["docid"])):
+    for n, seg in enumerate(
+        s for s in _jsonl("msmarco_segments.jsonl") if s["docid"].startswith(doc["docid"])
+    ):
         for m in range(6):
             sentence = _pick_sentence(rng, seg["segment"])
             answer = [sentence, paraphrase(rng, sentence), negate(rng, sentence)][m % 3]
-            src = ("chunk", doc["docid"], seg["segment"], seg["start_char"], seg["end_char"], doc["body"], None)
+            src = (
+                "chunk",
+                doc["docid"],
+                seg["segment"],
+                seg["start_char"],
+                seg["end_char"],
+                doc["body"],
+                None,
+            )
             cases.append(Case(f"msmarco-{n}-{m}", "chunk", answer, [src], rng.choice(PRESETS)))
     return cases
 
@@ -239,7 +303,16 @@ def _convert(case, config_cls, doc_cls, chunk_cls):
         elif s[0] == "doc":
             sources.append(doc_cls(id=s[1], text=s[2]))
         else:
-            sources.append(chunk_cls(source_id=s[1], text=s[2], doc_char_start=s[3], doc_char_end=s[4], document_text=s[5], source_index=s[6]))
+            sources.append(
+                chunk_cls(
+                    source_id=s[1],
+                    text=s[2],
+                    doc_char_start=s[3],
+                    doc_char_end=s[4],
+                    document_text=s[5],
+                    source_index=s[6],
+                )
+            )
     cfg = getattr(config_cls, case.preset)()
     if case.overrides:
         cfg = cfg.model_copy(update=case.overrides)
@@ -250,7 +323,9 @@ def run_reference(case: Case):
     from cite_right import PreparedCitationCorpus
 
     sources, cfg = to_reference(case)
-    return PreparedCitationCorpus.from_sources(sources, config=cfg, use_rust=False).align(case.answer, backend="python")
+    return PreparedCitationCorpus.from_sources(sources, config=cfg, use_rust=False).align(
+        case.answer, backend="python"
+    )
 
 
 def run_ours(case: Case):
@@ -299,11 +374,17 @@ def compare(cases: list[Case]) -> Comparison:
             if a.citations and b.citations:
                 result.both_cite += 1
                 ca, cb = a.citations[0], b.citations[0]
-                overlap = iou((ca.char_start, ca.char_end), (cb.char_start, cb.char_end)) if ca.source_id == cb.source_id else 0.0
+                overlap = (
+                    iou((ca.char_start, ca.char_end), (cb.char_start, cb.char_end))
+                    if ca.source_id == cb.source_id
+                    else 0.0
+                )
                 if overlap >= 0.9:
                     result.iou_ok += 1
                 else:
-                    result.disagreements.append((case.name, "evidence", a.answer_span.text, ca.evidence, cb.evidence))
+                    result.disagreements.append(
+                        (case.name, "evidence", a.answer_span.text, ca.evidence, cb.evidence)
+                    )
     return result
 
 
@@ -314,8 +395,10 @@ if __name__ == "__main__":
     cases = build_cases()
     started = time.perf_counter()
     r = compare(cases)
-    print(f"cases {len(cases)}  spans {r.spans}  status agreement {r.status_agree}/{r.spans} = {r.status_rate:.4f}  "
-          f"top-evidence IoU>=0.9 {r.iou_ok}/{r.both_cite} = {r.iou_rate:.4f}  ({time.perf_counter() - started:.1f}s)")
+    print(
+        f"cases {len(cases)}  spans {r.spans}  status agreement {r.status_agree}/{r.spans} = {r.status_rate:.4f}  "
+        f"top-evidence IoU>=0.9 {r.iou_ok}/{r.both_cite} = {r.iou_rate:.4f}  ({time.perf_counter() - started:.1f}s)"
+    )
     kinds: dict = {}
     for c in cases:
         kinds[c.kind] = kinds.get(c.kind, 0) + 1

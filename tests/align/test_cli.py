@@ -10,12 +10,17 @@ from citelens.align import SpanCitations
 from citelens.cli import main
 
 SOURCES = [
-    {"id": "amazon", "text": "The Amazon basin is vast. Deforestation increased sharply between 2019 and 2021, "
-                             "driven mainly by cattle ranching and soy farming."},
+    {
+        "id": "amazon",
+        "text": "The Amazon basin is vast. Deforestation increased sharply between 2019 and 2021, "
+        "driven mainly by cattle ranching and soy farming.",
+    },
     {"id": 7, "text": "Coffee is one of the most traded agricultural commodities in the world."},
 ]
-ANSWER = ("Deforestation increased sharply between 2019 and 2021. "
-          "Ranching and soy farming drove forest clearing. The Eiffel Tower is in Paris.")
+ANSWER = (
+    "Deforestation increased sharply between 2019 and 2021. "
+    "Ranching and soy farming drove forest clearing. The Eiffel Tower is in Paris."
+)
 
 
 @pytest.fixture
@@ -41,11 +46,28 @@ def test_text_output_marks_the_matched_words(sources_file, capsys):
 def test_json_output_round_trips_through_the_models(sources_file, capsys, tmp_path):
     answer_file = tmp_path / "answer.txt"
     answer_file.write_text(ANSWER, encoding="utf-8")
-    assert main(["align", "--answer-file", str(answer_file), "--sources", str(sources_file), "--format", "json", "--config", "strict"]) == 0
+    assert (
+        main(
+            [
+                "align",
+                "--answer-file",
+                str(answer_file),
+                "--sources",
+                str(sources_file),
+                "--format",
+                "json",
+                "--config",
+                "strict",
+            ]
+        )
+        == 0
+    )
     data = json.loads(capsys.readouterr().out)
     spans = [SpanCitations.model_validate(item) for item in data]
     assert [s.status for s in spans][0] == "supported"
-    assert data[0]["citations"][0]["exact_evidence"] == "Deforestation increased sharply between 2019 and 2021"
+    assert (
+        data[0]["citations"][0]["exact_evidence"] == "Deforestation increased sharply between 2019 and 2021"
+    )
 
 
 @pytest.mark.parametrize(
@@ -53,7 +75,7 @@ def test_json_output_round_trips_through_the_models(sources_file, capsys, tmp_pa
     [
         ('{"id": "a", "text": "fine"}\n{"id": "b", text}\n', "sources.jsonl:2: not valid JSON"),
         ('{"id": "a"}\n', 'sources.jsonl:1: "text" must be a string'),
-        ('[1, 2]\n', "sources.jsonl:1: expected a JSON object"),
+        ("[1, 2]\n", "sources.jsonl:1: expected a JSON object"),
         ("\n\n", "sources.jsonl: no sources"),
     ],
 )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from compat_cases import build_cases, compare
 
 pytest.importorskip("cite_right")
@@ -18,8 +17,10 @@ def comparison():
 
 def test_status_agrees_on_at_least_95_percent_of_spans(comparison, capsys):
     with capsys.disabled():
-        print(f"\n[compat] spans={comparison.spans} status agreement={comparison.status_rate:.4f} "
-              f"both cite={comparison.both_cite} IoU>=0.9={comparison.iou_rate:.4f}")
+        print(
+            f"\n[compat] spans={comparison.spans} status agreement={comparison.status_rate:.4f} "
+            f"both cite={comparison.both_cite} IoU>=0.9={comparison.iou_rate:.4f}"
+        )
     assert comparison.spans >= 300
     assert comparison.status_rate >= 0.95, comparison.disagreements[:10]
 
@@ -31,9 +32,9 @@ def test_top_evidence_overlaps_reference(comparison):
 
 def test_many_passages_give_identical_results():
     """All 15 sample documents at once (1,347 passages): the 200-candidate cut is active."""
+    import cite_right
     from compat_cases import _jsonl
 
-    import cite_right
     from citelens.align import PreparedCitationCorpus, SourceDocument
 
     topics = {d["docid"]: d["body"] for d in _jsonl("dragun_docs.jsonl")}

@@ -5,7 +5,6 @@ from __future__ import annotations
 import zlib
 
 import pytest
-
 from compat_cases import build_cases, to_ours, to_reference
 
 cite_right = pytest.importorskip("cite_right")
@@ -57,7 +56,9 @@ def test_results_equal_the_reference(part):
             ours_kw["source_segmenter"] = ref_kw["source_segmenter"] = RefSegmenter(split_on_newlines=False)
         else:
             ours_kw["aligner"] = align_kw["aligner"] = RefAligner(
-                ours_cfg.match_score, ours_cfg.mismatch_score, ours_cfg.gap_score,
+                ours_cfg.match_score,
+                ours_cfg.mismatch_score,
+                ours_cfg.gap_score,
                 return_match_blocks=ours_cfg.multi_span_evidence,
             )
         ours = align_citations(case.answer, ours_sources, config=ours_cfg, **ours_kw)

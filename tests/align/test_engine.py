@@ -9,11 +9,19 @@ import sys
 import pytest
 
 import citelens.align.span_alignment as span_alignment
-from citelens.align import CitationConfig, CitationWeights, PreparedCitationCorpus, SourceDocument, align_citations
+from citelens.align import (
+    CitationConfig,
+    CitationWeights,
+    PreparedCitationCorpus,
+    SourceDocument,
+    align_citations,
+)
 
 
 def _corpus_text(rng: random.Random, vocab: list[str], sentences: int) -> str:
-    return " ".join(" ".join(rng.choices(vocab, k=rng.randint(6, 18))).capitalize() + "." for _ in range(sentences))
+    return " ".join(
+        " ".join(rng.choices(vocab, k=rng.randint(6, 18))).capitalize() + "." for _ in range(sentences)
+    )
 
 
 def _dump(results):
@@ -42,7 +50,9 @@ def test_skipping_passages_changes_nothing(preset, overrides, monkeypatch):
         doc = rng.choice(docs).text.split(". ")
         pick = rng.choice(doc)
         words = pick.split()
-        answers.append(" ".join(rng.sample(words, len(words))) + ". " + pick + ". " + _corpus_text(rng, vocab, 1))
+        answers.append(
+            " ".join(rng.sample(words, len(words))) + ". " + pick + ". " + _corpus_text(rng, vocab, 1)
+        )
     cfg = CitationConfig.preset(preset).model_copy(update=overrides)
     corpus = PreparedCitationCorpus.from_sources(docs, config=cfg)
     bounded_metrics, full_metrics = [], []
@@ -54,7 +64,10 @@ def test_skipping_passages_changes_nothing(preset, overrides, monkeypatch):
 
 
 def test_prepared_corpus_equals_one_shot_alignment():
-    docs = [SourceDocument(id="a", text="Alpha beta gamma. Delta epsilon zeta; eta theta."), "Gamma delta. Beta alpha."]
+    docs = [
+        SourceDocument(id="a", text="Alpha beta gamma. Delta epsilon zeta; eta theta."),
+        "Gamma delta. Beta alpha.",
+    ]
     corpus = PreparedCitationCorpus.from_sources(docs)
     for answer in ["Alpha beta gamma.", "Delta epsilon.", "Nothing here."]:
         assert _dump(corpus.align(answer)) == _dump(align_citations(answer, docs))
@@ -82,7 +95,12 @@ def test_backends():
 
 
 def test_import_is_cheap():
-    out = subprocess.run([sys.executable, "-X", "importtime", "-c", "import citelens.align"], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", "import citelens.align"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     loaded = {line.rsplit("|", 1)[-1].strip() for line in out.stderr.splitlines() if "|" in line}
     assert "citelens.align" in loaded
     assert not any(name.split(".")[0] in {"numpy", "pydantic"} for name in loaded)
@@ -93,9 +111,13 @@ def test_structured_sources_get_a_gap_free_second_pass():
     answer = "Blue Cafe has 4.5 business stars."
     ours = align_citations(answer, [record])
     cite_right = pytest.importorskip("cite_right")
-    ref = cite_right.PreparedCitationCorpus.from_sources([record], use_rust=False).align(answer, backend="python")
+    ref = cite_right.PreparedCitationCorpus.from_sources([record], use_rust=False).align(
+        answer, backend="python"
+    )
     assert _dump(ours)[0]["status"] == ref[0].status
-    assert [(c.char_start, c.char_end) for c in ours[0].citations] == [(c.char_start, c.char_end) for c in ref[0].citations]
+    assert [(c.char_start, c.char_end) for c in ours[0].citations] == [
+        (c.char_start, c.char_end) for c in ref[0].citations
+    ]
 
 
 def test_threads_share_the_caches_safely():

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from citelens.align import SourceDocument, align_citations, compute_hallucination_metrics, is_grounded, is_hallucinated
+from citelens.align import (
+    SourceDocument,
+    align_citations,
+    compute_hallucination_metrics,
+    is_grounded,
+    is_hallucinated,
+)
 
 AMAZON = (
     "The Amazon rainforest covers much of the Amazon basin of South America. "
@@ -22,7 +28,9 @@ ANSWER = (
 
 @pytest.fixture(scope="module")
 def results():
-    return align_citations(ANSWER, [SourceDocument(id="amazon", text=AMAZON), SourceDocument(id="other", text=OTHER)])
+    return align_citations(
+        ANSWER, [SourceDocument(id="amazon", text=AMAZON), SourceDocument(id="other", text=OTHER)]
+    )
 
 
 def test_the_three_example_spans(results):
@@ -38,13 +46,25 @@ def test_worked_example(results):
     assert m.groundedness_score == pytest.approx((1.0 * 104 + 0.3125 * 88) / 261)
     assert round(m.groundedness_score, 4) == 0.5038
     assert m.hallucination_rate == pytest.approx(1 - m.groundedness_score)
-    assert (round(m.supported_ratio, 3), round(m.partial_ratio, 3), round(m.unsupported_ratio, 3)) == (0.398, 0.337, 0.264)
+    assert (round(m.supported_ratio, 3), round(m.partial_ratio, 3), round(m.unsupported_ratio, 3)) == (
+        0.398,
+        0.337,
+        0.264,
+    )
     assert m.avg_confidence == pytest.approx(0.4375)
     assert m.min_confidence == 0.0
-    assert (m.num_spans, m.num_supported, m.num_partial, m.num_unsupported, m.num_weak_citations) == (3, 1, 1, 1, 1)
+    assert (m.num_spans, m.num_supported, m.num_partial, m.num_unsupported, m.num_weak_citations) == (
+        3,
+        1,
+        1,
+        1,
+        1,
+    )
     assert [s.text for s in m.unsupported_spans] == [results[2].answer_span.text]
     assert [s.text for s in m.weakly_supported_spans] == [results[1].answer_span.text]
-    assert m.span_confidences[0].source_ids == ["amazon"] and m.span_confidences[2].best_citation_score is None
+    assert (
+        m.span_confidences[0].source_ids == ["amazon"] and m.span_confidences[2].best_citation_score is None
+    )
 
 
 def test_partial_spans_can_be_left_out(results):
@@ -56,7 +76,13 @@ def test_partial_spans_can_be_left_out(results):
 
 def test_empty_answer_is_fully_grounded():
     m = compute_hallucination_metrics([])
-    assert (m.groundedness_score, m.hallucination_rate, m.supported_ratio, m.avg_confidence, m.num_spans) == (1.0, 0.0, 1.0, 1.0, 0)
+    assert (m.groundedness_score, m.hallucination_rate, m.supported_ratio, m.avg_confidence, m.num_spans) == (
+        1.0,
+        0.0,
+        1.0,
+        1.0,
+        0,
+    )
 
 
 def test_convenience_wrappers():

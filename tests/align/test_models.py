@@ -21,7 +21,9 @@ def test_chunk_must_sit_at_its_offsets_in_the_document():
 
 
 def _citation(**kw):
-    base = dict(score=1.0, source_id="d", source_index=0, candidate_index=0, char_start=0, char_end=3, evidence="abc")
+    base = dict(
+        score=1.0, source_id="d", source_index=0, candidate_index=0, char_start=0, char_end=3, evidence="abc"
+    )
     base.update(kw)
     return Citation(**base)
 
@@ -39,7 +41,10 @@ def test_exact_evidence_joins_spans_in_document_order():
     c = _citation(
         evidence="The board met and approved",
         char_end=26,
-        evidence_spans=[EvidenceSpan(char_start=18, char_end=26, evidence="approved"), EvidenceSpan(char_start=0, char_end=9, evidence="The board")],
+        evidence_spans=[
+            EvidenceSpan(char_start=18, char_end=26, evidence="approved"),
+            EvidenceSpan(char_start=0, char_end=9, evidence="The board"),
+        ],
     )
     assert c.exact_evidence == "The board ... approved"
     assert _citation().exact_evidence == "abc"
@@ -54,15 +59,31 @@ def test_models_are_frozen():
 def test_presets():
     assert CitationConfig.balanced() == CitationConfig()
     strict = CitationConfig.strict()
-    assert (strict.top_k, strict.min_answer_coverage, strict.supported_answer_coverage, strict.min_final_score,
-            strict.max_citations_per_source, strict.max_retrieval_support, strict.require_all_answer_tokens_in_evidence) == (
-        2, 0.4, 0.7, 0.3, 1, 2, True)
+    assert (
+        strict.top_k,
+        strict.min_answer_coverage,
+        strict.supported_answer_coverage,
+        strict.min_final_score,
+        strict.max_citations_per_source,
+        strict.max_retrieval_support,
+        strict.require_all_answer_tokens_in_evidence,
+    ) == (2, 0.4, 0.7, 0.3, 1, 2, True)
     permissive = CitationConfig.permissive()
-    assert (permissive.top_k, permissive.min_answer_coverage, permissive.supported_answer_coverage,
-            permissive.min_embedding_similarity, permissive.max_citations_per_source, permissive.max_retrieval_support) == (
-        5, 0.15, 0.4, 0.25, 3, 5)
+    assert (
+        permissive.top_k,
+        permissive.min_answer_coverage,
+        permissive.supported_answer_coverage,
+        permissive.min_embedding_similarity,
+        permissive.max_citations_per_source,
+        permissive.max_retrieval_support,
+    ) == (5, 0.15, 0.4, 0.25, 3, 5)
     fast = CitationConfig.fast()
-    assert (fast.top_k, fast.max_candidates_lexical, fast.max_candidates_embedding, fast.max_candidates_total) == (1, 50, 50, 100)
+    assert (
+        fast.top_k,
+        fast.max_candidates_lexical,
+        fast.max_candidates_embedding,
+        fast.max_candidates_total,
+    ) == (1, 50, 50, 100)
     assert CitationConfig.preset("strict") == strict
     with pytest.raises(ValueError):
         CitationConfig.preset("loose")

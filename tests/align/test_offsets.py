@@ -7,8 +7,28 @@ from hypothesis import strategies as st
 
 from citelens.align import CitationConfig, OffsetMap, SourceChunk, SourceDocument, align_citations
 
-_WORDS = ["river", "bank", "loan", "the", "of", "2019", "1,000", "50%", "$5", "caf\u00e9", "Stra\u00dfe", "\U0001F600",
-          "na\u00efve", "e\u0301t\u00e9", "don\u2019t", "COVID\u201319", "\u00bd", "Dr.", "U.S.", "x"]
+_WORDS = [
+    "river",
+    "bank",
+    "loan",
+    "the",
+    "of",
+    "2019",
+    "1,000",
+    "50%",
+    "$5",
+    "caf\u00e9",
+    "Stra\u00dfe",
+    "\U0001f600",
+    "na\u00efve",
+    "e\u0301t\u00e9",
+    "don\u2019t",
+    "COVID\u201319",
+    "\u00bd",
+    "Dr.",
+    "U.S.",
+    "x",
+]
 _SEPS = [" ", " ", " ", ". ", "; ", "\n", ", ", "! "]
 
 sentence = st.lists(st.sampled_from(_WORDS), min_size=1, max_size=12).map(" ".join)
@@ -45,7 +65,9 @@ def test_evidence_is_the_document_slice(doc, answer_parts, multi_span, gap):
 def test_chunk_offsets_point_into_the_full_document(doc, data):
     start = data.draw(st.integers(0, len(doc)))
     end = data.draw(st.integers(start, len(doc)))
-    chunk = SourceChunk(source_id="d", text=doc[start:end], doc_char_start=start, doc_char_end=end, document_text=doc)
+    chunk = SourceChunk(
+        source_id="d", text=doc[start:end], doc_char_start=start, doc_char_end=end, document_text=doc
+    )
     answer = data.draw(sentence)
     check(align_citations(answer, [chunk]), {"d": doc})
 

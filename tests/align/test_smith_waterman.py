@@ -69,19 +69,41 @@ _seq = st.lists(st.integers(1, 5), max_size=10)
 
 
 @settings(max_examples=400, deadline=None)
-@given(_seq, st.lists(_seq, min_size=1, max_size=4), st.sampled_from([-1, -1, 0, -2]), st.sampled_from([-1, -2, 0]), st.booleans())
+@given(
+    _seq,
+    st.lists(_seq, min_size=1, max_size=4),
+    st.sampled_from([-1, -1, 0, -2]),
+    st.sampled_from([-1, -2, 0]),
+    st.booleans(),
+)
 def test_vectorised_and_plain_aligners_equal_the_reference(query, targets, gap, mismatch, blocks):
     ref = RefAligner(2, mismatch, gap, return_match_blocks=blocks)
     expected = []
     for t in targets:
         a = ref.align(query, t)
-        expected.append((a.score, a.token_start, a.token_end, a.query_start, a.query_end, a.matches, [tuple(b) for b in a.match_blocks]))
+        expected.append(
+            (
+                a.score,
+                a.token_start,
+                a.token_end,
+                a.query_start,
+                a.query_end,
+                a.matches,
+                [tuple(b) for b in a.match_blocks],
+            )
+        )
     assert [as_tuple(align_pair(query, t, 2, mismatch, gap, with_blocks=blocks)) for t in targets] == expected
     assert [as_tuple(h) for h in align_many(query, targets, 2, mismatch, gap, with_blocks=blocks)] == expected
 
 
 @settings(max_examples=300, deadline=None)
-@given(_seq.filter(bool), _seq, st.sampled_from([-1, 0, -2, -3]), st.sampled_from([-1, 0, -2]), st.sampled_from([1, 2, 3]))
+@given(
+    _seq.filter(bool),
+    _seq,
+    st.sampled_from([-1, 0, -2, -3]),
+    st.sampled_from([-1, 0, -2]),
+    st.sampled_from([1, 2, 3]),
+)
 def test_match_chains_give_the_full_programme_score(query, target, mismatch, gap, match):
     positions: dict[int, list[int]] = {}
     for i, t in enumerate(query):

@@ -10,6 +10,6 @@ def check():
 
     def run(text, spec="rag26", topics=None, **kw):
         result = Checker(get_spec(spec) if spec else None, topics, **kw).check_text(text)
-        return [(f.code, f.severity, text[f.start:f.end]) for f in result.findings]
+        return [(f.code, f.severity, text[f.start : f.end]) for f in result.findings]
 
     return run

@@ -6,8 +6,13 @@ import json
 def report(**over):
     """A clean rag26 report; keyword arguments replace top-level parts."""
     base = {
-        "metadata": {"team_id": "t", "narrative_id": "rag2026-0", "narrative": "N", "run_id": "r",
-                     "run_desc": "d"},
+        "metadata": {
+            "team_id": "t",
+            "narrative_id": "rag2026-0",
+            "narrative": "N",
+            "run_id": "r",
+            "run_desc": "d",
+        },
         "references": ["shard_00001_1", "shard_00002_2"],
         "answer": [{"text": "One sentence.", "citations": [0]}, {"text": "Two.", "citations": [1]}],
     }

@@ -6,7 +6,9 @@ import sys
 
 
 def test_engine_imports_no_heavy_libraries():
-    probe = ("import sys, citelens.check, citelens.specs, citelens.topics, citelens.config, citelens.fixes.fixers;"
-             "print(sorted(m for m in ('numpy', 'pydantic', 'yaml', 'pygls', 'lsprotocol') if m in sys.modules))")
+    probe = (
+        "import sys, citelens.check, citelens.specs, citelens.topics, citelens.config, citelens.fixes.fixers;"
+        "print(sorted(m for m in ('numpy', 'pydantic', 'yaml', 'pygls', 'lsprotocol') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -2,15 +2,15 @@
 
 import json
 
+from sample_reports import line, report
+
 from citelens.check import Checker
 from citelens.specs import get_spec
-
-from sample_reports import line, report
 
 
 def findings(text, spec="rag26", topics=None):
     r = Checker(get_spec(spec) if spec else None, topics).check_text(text)
-    return r, [(f.code, text[f.start:f.end], r.line_index.position(f.start)) for f in r.findings]
+    return r, [(f.code, text[f.start : f.end], r.line_index.position(f.start)) for f in r.findings]
 
 
 def test_bad_doc_id_sits_on_the_id_string():
@@ -41,8 +41,10 @@ def test_missing_metadata_object_sits_on_the_opening_brace():
 
 
 def test_ragtime_doc_id_sits_on_the_map_key():
-    value = {"metadata": {"team_id": "t", "topic_id": "1", "run_id": "r"},
-             "responses": [{"text": "x", "citations": {"not-a-uuid": 0.5}}]}
+    value = {
+        "metadata": {"team_id": "t", "topic_id": "1", "run_id": "r"},
+        "responses": [{"text": "x", "citations": {"not-a-uuid": 0.5}}],
+    }
     text = line(value)
     _, got = findings(text, "ragtime26")
     assert ("docid_pattern", '"not-a-uuid"', (0, text.index('"not-a-uuid"'))) in got
@@ -51,7 +53,13 @@ def test_ragtime_doc_id_sits_on_the_map_key():
 def test_positions_on_later_lines_and_after_blank_and_crlf_lines():
     good = line(report())
     bad = line(report(references=["shard_00001_1", "nope"]))
-    text = good + "\r\n\r\n" + good.replace("rag2026-0", "rag2026-1") + "\r" + bad.replace("rag2026-0", "rag2026-2")
+    text = (
+        good
+        + "\r\n\r\n"
+        + good.replace("rag2026-0", "rag2026-1")
+        + "\r"
+        + bad.replace("rag2026-0", "rag2026-2")
+    )
     r, got = findings(text)
     (code, token, (ln, col)), _cite = [g for g in got if g[0] == "docid_pattern"]
     assert token == '"nope"' and ln == 3 and col == bad.index('"nope"')
@@ -60,16 +68,23 @@ def test_positions_on_later_lines_and_after_blank_and_crlf_lines():
 def test_unicode_line_separator_inside_a_string_is_not_a_line_break():
     value = report()
     value["answer"][0]["text"] = "before\u2028after"
-    text = line(value).replace("\\u2028", "\u2028") + "\n" + line(report(references=["x"])).replace(
-        "rag2026-0", "rag2026-1")
+    text = (
+        line(value).replace("\\u2028", "\u2028")
+        + "\n"
+        + line(report(references=["x"])).replace("rag2026-0", "rag2026-1")
+    )
     r, got = findings(text)
     assert all(pos[0] == 1 for code, _, pos in got if code == "docid_pattern")
 
 
 def test_syntax_error_at_exact_character_and_other_lines_still_checked():
     good = line(report())
-    text = good + "\n" + '{"metadata": {"team_id": "t",, }\n' + line(report(references=["bad"])).replace(
-        "rag2026-0", "rag2026-1")
+    text = (
+        good
+        + "\n"
+        + '{"metadata": {"team_id": "t",, }\n'
+        + line(report(references=["bad"])).replace("rag2026-0", "rag2026-1")
+    )
     r, got = findings(text)
     syntax = [g for g in got if g[0] == "json_syntax"]
     assert syntax == [("json_syntax", ",", (1, 29))]
@@ -82,7 +97,7 @@ def test_json_array_of_reports_over_many_lines():
     text = json.dumps(values, indent=2)
     r, got = findings(text)
     (code, token, (ln, col)), _cite = [g for g in got if g[0] == "docid_pattern"]
-    assert token == '"oops"' and text.splitlines()[ln][col:col + 6] == '"oops"'
+    assert token == '"oops"' and text.splitlines()[ln][col : col + 6] == '"oops"'
     assert r.reports == 2
 
 

@@ -1,10 +1,10 @@
 """Rule semantics a user notices: which code, which severity, for which input."""
 
+from sample_reports import line, report
+
 from citelens.check import Checker, check_report
 from citelens.specs import get_spec
 from citelens.topics import parse_topics
-
-from sample_reports import line, report
 
 
 def codes(value, spec="rag26", **kw):
@@ -38,25 +38,40 @@ def test_mixed_citation_shapes_are_an_error():
 
 
 def test_track_rejects_a_shape_it_does_not_accept():
-    value = {"metadata": {"team_id": "t", "topic_id": "msmarco_v2.1_doc_04_420132660", "run_id": "r",
-                          "type": "automatic", "use_starter_kit": 1},
-             "responses": [{"text": "a", "citations": {"msmarco_v2.1_doc_04_1#0_2": 1.0}}]}
+    value = {
+        "metadata": {
+            "team_id": "t",
+            "topic_id": "msmarco_v2.1_doc_04_420132660",
+            "run_id": "r",
+            "type": "automatic",
+            "use_starter_kit": 1,
+        },
+        "responses": [{"text": "a", "citations": {"msmarco_v2.1_doc_04_1#0_2": 1.0}}],
+    }
     assert codes(value, "dragun25") == {("citation_format", "error")}
 
 
 def test_ragtime_cited_only_references():
     doc = "5f91a162-7a1e-4e5e-af0e-6b1bab774964_374756147"
     other = "5f91a162-7a1e-4e5e-af0e-6b1bab774964_1"
-    value = {"metadata": {"team_id": "t", "topic_id": "2000", "run_id": "r", "task": "english"},
-             "responses": [{"text": "a", "citations": {doc: 0.9}}], "references": [other]}
-    assert codes(value, "ragtime25") == {("references_undeclared", "warning"), ("references_uncited", "error")}
+    value = {
+        "metadata": {"team_id": "t", "topic_id": "2000", "run_id": "r", "task": "english"},
+        "responses": [{"text": "a", "citations": {doc: 0.9}}],
+        "references": [other],
+    }
+    assert codes(value, "ragtime25") == {
+        ("references_undeclared", "warning"),
+        ("references_uncited", "error"),
+    }
 
 
 def test_length_limit_from_the_topic():
     topics = parse_topics('{"topic_id": "2000", "title": "t", "limit": 10}\n')
     doc = "5f91a162-7a1e-4e5e-af0e-6b1bab774964_374756147"
-    value = {"metadata": {"team_id": "t", "topic_id": "2000", "run_id": "r", "run_desc": "d"},
-             "responses": [{"text": "a sentence longer than ten characters", "citations": {doc: 1}}]}
+    value = {
+        "metadata": {"team_id": "t", "topic_id": "2000", "run_id": "r", "run_desc": "d"},
+        "responses": [{"text": "a sentence longer than ten characters", "citations": {doc: 1}}],
+    }
     r = Checker(get_spec("ragtime26"), topics).check_text(line(value))
     [f] = r.findings
     assert f.code == "length" and "limit is 10" in f.message and f.severity == "warning"
@@ -65,27 +80,49 @@ def test_length_limit_from_the_topic():
 
 def test_rag24_flat_format_checks_the_declared_length_and_topic_text():
     topics = parse_topics("2024-1\twhat is x?\n")
-    value = {"run_id": "r", "topic_id": "2024-1", "topic": "what is y?",
-             "references": ["msmarco_v2.1_doc_51_766815931#2_1606878413"], "response_length": 9,
-             "answer": [{"text": "X is a thing.", "citations": [0, 0]}]}
+    value = {
+        "run_id": "r",
+        "topic_id": "2024-1",
+        "topic": "what is y?",
+        "references": ["msmarco_v2.1_doc_51_766815931#2_1606878413"],
+        "response_length": 9,
+        "answer": [{"text": "X is a thing.", "citations": [0, 0]}],
+    }
     r = Checker(get_spec("rag24"), topics).check_text(line(value))
     got = {(f.code, f.severity) for f in r.findings}
     assert got == {("response_length", "warning"), ("narrative", "error"), ("citation_duplicate", "warning")}
 
 
 def test_official_dragun_profile_is_stricter():
-    value = {"metadata": {"team_id": "t", "topic_id": "msmarco_v2.1_doc_04_420132660", "run_id": 7,
-                          "type": "semi", "use_starter_kit": 1, "note": "x"},
-             "responses": [{"text": "a", "citations": ["msmarco_v2.1_doc_04_1#0_2"] * 4}]}
+    value = {
+        "metadata": {
+            "team_id": "t",
+            "topic_id": "msmarco_v2.1_doc_04_420132660",
+            "run_id": 7,
+            "type": "semi",
+            "use_starter_kit": 1,
+            "note": "x",
+        },
+        "responses": [{"text": "a", "citations": ["msmarco_v2.1_doc_04_1#0_2"] * 4}],
+    }
     got = codes(value, "dragun25-official")
-    assert {("metadata", "error"), ("id_type", "error"), ("metadata_value", "error"),
-            ("citation_count", "error")} <= got
+    assert {
+        ("metadata", "error"),
+        ("id_type", "error"),
+        ("metadata_value", "error"),
+        ("citation_count", "error"),
+    } <= got
 
 
 def test_cross_report_duplicate_missing_new_topics():
     topics = parse_topics("rag2026-0\tN\nrag2026-1\tM\n")
-    text = "\n".join([line(report()), line(report()),
-                      line(report(metadata={**report()["metadata"], "narrative_id": "rag2026-9"}))])
+    text = "\n".join(
+        [
+            line(report()),
+            line(report()),
+            line(report(metadata={**report()["metadata"], "narrative_id": "rag2026-9"})),
+        ]
+    )
     r = Checker(get_spec("rag26"), topics).check_text(text)
     got = {(f.code, f.severity, r.line_index.position(f.start)[0]) for f in r.findings}
     assert ("duplicate_topics", "error", 1) in got
@@ -100,7 +137,9 @@ def test_severity_overrides_and_ignore():
     assert [(f.code, f.severity) for f in default] == [("references_uncited", "warning")]
     raised = Checker(get_spec("rag26"), overrides={"references_uncited": "error"}).check_text(text).findings
     assert [(f.code, f.severity) for f in raised] == [("references_uncited", "error")]
-    assert Checker(get_spec("rag26"), overrides={"references_uncited": "ignore"}).check_text(text).findings == []
+    assert (
+        Checker(get_spec("rag26"), overrides={"references_uncited": "ignore"}).check_text(text).findings == []
+    )
 
 
 def test_no_spec_runs_structural_checks_only():
@@ -111,7 +150,9 @@ def test_no_spec_runs_structural_checks_only():
 def test_rechecking_after_one_line_changed_reruns_only_that_line(monkeypatch):
     from citelens.check import engine
 
-    lines = [line(report(metadata={**report()["metadata"], "narrative_id": f"rag2026-{i}"})) for i in range(50)]
+    lines = [
+        line(report(metadata={**report()["metadata"], "narrative_id": f"rag2026-{i}"})) for i in range(50)
+    ]
     checker = Checker(get_spec("rag26"))
     checker.check_text("\n".join(lines))
     calls = []

@@ -19,15 +19,24 @@ def run(capsys, *argv):
 
 
 def test_clean_bundled_example_exits_zero(capsys):
-    code, out, _ = run(capsys, "check", str(EXAMPLES / "dragun25-organizer-run.jsonl"), "--spec", "dragun25",
-                       "--topics", str(EXAMPLES / "dragun25-topics.jsonl"))
+    code, out, _ = run(
+        capsys,
+        "check",
+        str(EXAMPLES / "dragun25-organizer-run.jsonl"),
+        "--spec",
+        "dragun25",
+        "--topics",
+        str(EXAMPLES / "dragun25-topics.jsonl"),
+    )
     assert code == 0
     assert out.strip() == "0 errors, 0 warnings in 1 file (30 reports)"
 
 
 def test_faulty_example_prints_positioned_findings_and_exits_one(capsys):
     path = EXAMPLES / "rag26-with-mistakes.jsonl"
-    code, out, _ = run(capsys, "check", str(path), "--spec", "rag26", "--topics", str(EXAMPLES / "rag26-topics.tsv"))
+    code, out, _ = run(
+        capsys, "check", str(path), "--spec", "rag26", "--topics", str(EXAMPLES / "rag26-topics.tsv")
+    )
     assert code == 1
     lines = out.splitlines()
     text = path.read_text().splitlines()
@@ -39,8 +48,9 @@ def test_faulty_example_prints_positioned_findings_and_exits_one(capsys):
 
 
 def test_json_format_is_one_object_with_the_documented_keys(capsys):
-    code, out, _ = run(capsys, "check", str(EXAMPLES / "rag26-with-mistakes.jsonl"), "--spec", "rag26",
-                       "--format", "json")
+    code, out, _ = run(
+        capsys, "check", str(EXAMPLES / "rag26-with-mistakes.jsonl"), "--spec", "rag26", "--format", "json"
+    )
     doc = json.loads(out)
     assert set(doc) == {"findings", "summary"}
     assert set(doc["summary"]) == {"files", "reports", "errors", "warnings"}
@@ -51,8 +61,9 @@ def test_json_format_is_one_object_with_the_documented_keys(capsys):
 
 
 def test_statistics_counts_per_code(capsys):
-    code, out, _ = run(capsys, "check", str(EXAMPLES / "rag26-with-mistakes.jsonl"), "--spec", "rag26",
-                       "--statistics")
+    code, out, _ = run(
+        capsys, "check", str(EXAMPLES / "rag26-with-mistakes.jsonl"), "--spec", "rag26", "--statistics"
+    )
     assert "docid_pattern" in out and "2" in out
 
 
@@ -80,7 +91,7 @@ def test_config_file_is_found_by_walking_up_and_flags_win(capsys, tmp_path):
 def test_broken_lines_are_reported_and_the_rest_checked(capsys, tmp_path):
     path = tmp_path / "run.jsonl"
     good = (EXAMPLES / "rag26-with-mistakes.jsonl").read_text().splitlines()[0]
-    path.write_bytes(good.encode() + b"\n{\"metadata\": \xff}\n" + b"not json\n")
+    path.write_bytes(good.encode() + b'\n{"metadata": \xff}\n' + b"not json\n")
     code, out, _ = run(capsys, "check", str(path), "--spec", "rag26")
     assert code == 1
     assert ":2:14: error[encoding]" in out
@@ -89,9 +100,11 @@ def test_broken_lines_are_reported_and_the_rest_checked(capsys, tmp_path):
 
 
 def test_help_is_fast_and_does_not_import_the_engine():
-    probe = ("import sys, runpy; sys.argv=['citelens','--help'];"
-             "from citelens.cli import main\n"
-             "try: main()\nexcept SystemExit: pass\n"
-             "heavy=[m for m in ('pydantic','numpy','yaml','citelens.check') if m in sys.modules]; print(heavy)")
+    probe = (
+        "import sys, runpy; sys.argv=['citelens','--help'];"
+        "from citelens.cli import main\n"
+        "try: main()\nexcept SystemExit: pass\n"
+        "heavy=[m for m in ('pydantic','numpy','yaml','citelens.check') if m in sys.modules]; print(heavy)"
+    )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True).stdout
     assert out.strip().endswith("[]")

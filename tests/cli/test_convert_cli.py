@@ -36,7 +36,8 @@ def test_converted_run_checks_clean_except_for_what_the_source_lacked(capsys, tm
     findings = Checker(get_spec("ragtime25")).check_path(out).findings
     # ragtime26 runs carry no `task`; ragtime25 recommends it, and that is all that is left
     assert {(f.code, f.message) for f in findings} == {
-        ("metadata_recommended", "metadata.task is recommended by the track but is missing")}
+        ("metadata_recommended", "metadata.task is recommended by the track but is missing")
+    }
     assert "metadata_dropped" in err  # run_desc is not a ragtime25 key
 
 
@@ -50,7 +51,9 @@ def test_refuses_to_overwrite_input_or_existing_files(capsys, tmp_path):
     code, _, err = run(capsys, "convert", src, "--to", "kiddie", "-o", other)
     assert code == 2 and other.read_text() == "keep me\n"
     code, _, _ = run(capsys, "convert", src, "--to", "kiddie", "--in-place")
-    assert code == 0 and isinstance(json.loads(src.read_text().splitlines()[0])["responses"][0]["citations"], list)
+    assert code == 0 and isinstance(
+        json.loads(src.read_text().splitlines()[0])["responses"][0]["citations"], list
+    )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["exists.jsonl", "run.jsonl"]  # no temp files left
 
 
@@ -68,8 +71,14 @@ def test_broken_lines_are_listed_with_positions_and_nothing_is_written(capsys, t
 
 
 def test_flat_rag24_lines_are_detected_and_converted(capsys, tmp_path):
-    flat = {"run_id": "r", "topic_id": 23287, "topic": "q", "references": ["msmarco_v2.1_doc_45_5#1_9"],
-            "response_length": 2, "answer": [{"text": "Two words", "citations": [0]}]}
+    flat = {
+        "run_id": "r",
+        "topic_id": 23287,
+        "topic": "q",
+        "references": ["msmarco_v2.1_doc_45_5#1_9"],
+        "response_length": 2,
+        "answer": [{"text": "Two words", "citations": [0]}],
+    }
     src = tmp_path / "flat.jsonl"
     src.write_text(json.dumps(flat) + "\n")
     code, out, err = run(capsys, "convert", src, "--to", "rag25")

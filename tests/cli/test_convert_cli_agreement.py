@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from reference_oracle import SAMPLES, SHARED_SPECS, reference  # noqa: E402
-
-from citelens.cli import main  # noqa: E402
+from citelens.cli import main
+from reference_oracle import SAMPLES, SHARED_SPECS, reference
 
 RUNS = sorted(p for p in SAMPLES.glob("*.jsonl") if "topics" not in p.name and "rag24" not in p.name)
 

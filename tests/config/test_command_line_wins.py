@@ -11,18 +11,31 @@ from hypothesis import strategies as st
 from citelens.config import ConfigError, Settings
 from citelens.specs import FINDING_CODES
 
-CONFIGURED = Settings(spec="rag26", topics=Path("/p/topics.tsv"), strict=True,
-                      severity={"length": "ignore", "empty_answer": "error"}, source=Path("/p/citelens.toml"))
+CONFIGURED = Settings(
+    spec="rag26",
+    topics=Path("/p/topics.tsv"),
+    strict=True,
+    severity={"length": "ignore", "empty_answer": "error"},
+    source=Path("/p/citelens.toml"),
+)
 
 
 def test_flags_not_given_keep_the_config_values() -> None:
-    assert CONFIGURED.merged_with({"spec": None, "topics": None, "strict": None, "severity": None}) == CONFIGURED
+    assert (
+        CONFIGURED.merged_with({"spec": None, "topics": None, "strict": None, "severity": None}) == CONFIGURED
+    )
     assert CONFIGURED.merged_with({}) == CONFIGURED
 
 
 def test_given_flags_win_and_severities_merge_per_code() -> None:
-    merged = CONFIGURED.merged_with({"spec": "ragtime26", "topics": "/q/t.jsonl", "strict": False,
-                                     "severity": {"length": "warning", "metadata": "info"}})
+    merged = CONFIGURED.merged_with(
+        {
+            "spec": "ragtime26",
+            "topics": "/q/t.jsonl",
+            "strict": False,
+            "severity": {"length": "warning", "metadata": "info"},
+        }
+    )
     assert merged.spec == "ragtime26"
     assert merged.topics == Path("/q/t.jsonl")
     assert merged.strict is False
@@ -39,8 +52,10 @@ def test_bad_command_line_values_are_config_errors_without_a_file() -> None:
         Settings().merged_with({"format": "json"})
 
 
-@given(st.dictionaries(st.sampled_from(FINDING_CODES), st.sampled_from(["error", "warning", "info", "ignore"])),
-       st.dictionaries(st.sampled_from(FINDING_CODES), st.sampled_from(["error", "warning", "info", "ignore"])))
+@given(
+    st.dictionaries(st.sampled_from(FINDING_CODES), st.sampled_from(["error", "warning", "info", "ignore"])),
+    st.dictionaries(st.sampled_from(FINDING_CODES), st.sampled_from(["error", "warning", "info", "ignore"])),
+)
 def test_command_line_severity_always_wins(config: dict[str, str], cli: dict[str, str]) -> None:
     merged = Settings(severity=config).merged_with({"severity": cli})
     assert dict(merged.severity) == {**config, **cli}

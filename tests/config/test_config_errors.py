@@ -25,8 +25,11 @@ def test_unknown_code_names_the_file_line_and_known_codes(tmp_path: Path) -> Non
 
 
 def test_unknown_severity_value_names_the_known_values(tmp_path: Path) -> None:
-    err = error_for(tmp_path, "pyproject.toml", '[tool.citelens]\nstrict = false\n\n[tool.citelens.severity]\n'
-                                                'length = "off"\n')
+    err = error_for(
+        tmp_path,
+        "pyproject.toml",
+        '[tool.citelens]\nstrict = false\n\n[tool.citelens.severity]\nlength = "off"\n',
+    )
     assert err.line == 5
     assert "must be one of error, warning, info, ignore, not 'off'" in err.reason
 

@@ -19,8 +19,11 @@ def write(path: Path, text: str) -> Path:
 def project(tmp_path: Path) -> Path:
     """runs/2026/ under a project whose citelens.toml names a spec and topics file."""
     write(tmp_path / "topics" / "queries.tsv", "rag2026-0\tfirst\n")
-    write(tmp_path / "citelens.toml", 'spec = "rag26"\ntopics = "topics/queries.tsv"\nstrict = true\n\n'
-                                      '[severity]\nempty_answer = "ignore"\nmissing_topics = "error"\n')
+    write(
+        tmp_path / "citelens.toml",
+        'spec = "rag26"\ntopics = "topics/queries.tsv"\nstrict = true\n\n'
+        '[severity]\nempty_answer = "ignore"\nmissing_topics = "error"\n',
+    )
     (tmp_path / "runs" / "2026").mkdir(parents=True)
     return tmp_path
 
@@ -28,16 +31,25 @@ def project(tmp_path: Path) -> Path:
 def test_settings_for_a_run_come_from_the_nearest_config(project: Path) -> None:
     run = write(project / "runs" / "2026" / "team.jsonl", "")
     settings = settings_for(run)
-    assert settings == Settings(spec="rag26", topics=(project / "topics" / "queries.tsv").resolve(), strict=True,
-                                severity={"empty_answer": "ignore", "missing_topics": "error"},
-                                source=project / "citelens.toml")
+    assert settings == Settings(
+        spec="rag26",
+        topics=(project / "topics" / "queries.tsv").resolve(),
+        strict=True,
+        severity={"empty_answer": "ignore", "missing_topics": "error"},
+        source=project / "citelens.toml",
+    )
 
 
 def test_no_config_anywhere_gives_the_defaults(tmp_path: Path) -> None:
     assert find_config(tmp_path / "run.jsonl") is None
     assert settings_for(tmp_path / "run.jsonl") == Settings()
     defaults = Settings()
-    assert (defaults.spec, defaults.topics, defaults.strict, dict(defaults.severity)) == (None, None, False, {})
+    assert (defaults.spec, defaults.topics, defaults.strict, dict(defaults.severity)) == (
+        None,
+        None,
+        False,
+        {},
+    )
 
 
 def test_nearest_wins_and_pyproject_without_our_table_does_not_stop_the_walk(project: Path) -> None:
@@ -58,8 +70,10 @@ def test_citelens_toml_beats_pyproject_in_the_same_directory(tmp_path: Path) -> 
 
 def test_spec_file_paths_are_resolved_against_the_config_directory(tmp_path: Path) -> None:
     spec = write(tmp_path / "specs" / "mine.toml", "[specs.mine]\n")
-    write(tmp_path / "pyproject.toml", '[tool.citelens]\nspec = "specs/mine.toml#mine"\n'
-                                       '[tool.citelens.severity]\nlength = "info"\n')
+    write(
+        tmp_path / "pyproject.toml",
+        '[tool.citelens]\nspec = "specs/mine.toml#mine"\n[tool.citelens.severity]\nlength = "info"\n',
+    )
     settings = settings_for(tmp_path / "deep" / "er" / "run.jsonl")
     assert settings.spec == f"{spec.resolve()}#mine"
     assert settings.severity == {"length": "info"}

@@ -18,7 +18,7 @@ from citelens.models import Report
 from reference_oracle import SHARED_SPECS, reference
 
 _ids = st.text(min_size=1, max_size=6)
-_score = st.floats(allow_nan=False) | st.integers(min_value=-10**6, max_value=10**6)
+_score = st.floats(allow_nan=False) | st.integers(min_value=-(10**6), max_value=10**6)
 _citations = {
     "neuclir": st.lists(_ids, max_size=6),
     "ragtime": st.dictionaries(_ids, _score, max_size=6),
@@ -29,11 +29,18 @@ _citations = {
 @st.composite
 def reports(draw: st.DrawFn) -> dict[str, Any]:
     shape = draw(st.sampled_from(sorted(_citations)))
-    sentences = draw(st.lists(st.fixed_dictionaries({"text": st.text(max_size=20)},
-                                                    optional={"citations": st.none() | _citations[shape]}),
-                              max_size=5))
-    value: dict[str, Any] = {"metadata": {"team_id": "t", "run_id": "r", "topic_id": draw(_ids)},
-                             draw(st.sampled_from(["responses", "answer"])): sentences}
+    sentences = draw(
+        st.lists(
+            st.fixed_dictionaries(
+                {"text": st.text(max_size=20)}, optional={"citations": st.none() | _citations[shape]}
+            ),
+            max_size=5,
+        )
+    )
+    value: dict[str, Any] = {
+        "metadata": {"team_id": "t", "run_id": "r", "topic_id": draw(_ids)},
+        draw(st.sampled_from(["responses", "answer"])): sentences,
+    }
     references = draw(st.none() | st.lists(_ids, max_size=8))
     if references is not None:
         value["references"] = references

@@ -12,8 +12,9 @@ from citelens.specs import builtin_specs
 from citelens.specs.loader import parse_spec_text
 
 MD = {"team_id": "t", "run_id": "r", "topic_id": "7"}
-CAPPED = parse_spec_text('[specs.capped]\nextends = "ragtime26"\nsmells = []\n', "c.toml",
-                         base=builtin_specs())["capped"]
+CAPPED = parse_spec_text(
+    '[specs.capped]\nextends = "ragtime26"\nsmells = []\n', "c.toml", base=builtin_specs()
+)["capped"]
 
 
 def report(sentences: list[dict[str, Any]], references: list[str] | None = None, **metadata: Any) -> Report:
@@ -69,18 +70,30 @@ def test_references_follow_the_spec_kind() -> None:
     assert convert(source, "ragtime25").references == ["d3", "d1"]  # cited_only: rebuilt from citations
     assert convert(source, "rag26").references == ["d1", "d2", "d3"]  # de-duplicated, missing cited appended
     assert convert(source, "rag26").responses[0].citations == [2, 0]  # type: ignore[index]
-    none_kind = parse_spec_text('[specs.n]\nextends = "kiddie"\nreferences_kind = "none"\n', "n.toml",
-                                base=builtin_specs())["n"]
+    none_kind = parse_spec_text(
+        '[specs.n]\nextends = "kiddie"\nreferences_kind = "none"\n', "n.toml", base=builtin_specs()
+    )["n"]
     converted = convert(source, none_kind)
     assert converted.references is None and "references" not in submission_dict(converted, none_kind)
 
 
 def test_metadata_is_remapped_to_the_target() -> None:
-    source = report([{"text": "a", "citations": []}], narrative="why?", type="automatic", prompt="p",
-                    task="english", run_desc="desc")
+    source = report(
+        [{"text": "a", "citations": []}],
+        narrative="why?",
+        type="automatic",
+        prompt="p",
+        task="english",
+        run_desc="desc",
+    )
     rag25 = submission_dict(convert(source, "rag25"), "rag25")
-    assert rag25["metadata"] == {"team_id": "t", "run_id": "r", "type": "automatic", "narrative_id": "7",
-                                 "narrative": "why?"}
+    assert rag25["metadata"] == {
+        "team_id": "t",
+        "run_id": "r",
+        "type": "automatic",
+        "narrative_id": "7",
+        "narrative": "why?",
+    }
     ragtime25 = submission_dict(convert(source, "ragtime25"), "ragtime25")
     assert ragtime25["metadata"] == {"team_id": "t", "topic_id": "7", "run_id": "r", "task": "english"}
     dragun = submission_dict(convert(source, "dragun25"), "dragun25")

@@ -41,7 +41,9 @@ def test_wrapped_reports_become_flat_lines() -> None:
 
 
 def test_team_id_can_be_supplied_when_leaving_the_flat_layout() -> None:
-    out, notes = convert_value(FLAT[1], "rag24", "rag26", defaults={"team_id": "castorini", "run_desc": "baseline"})
+    out, notes = convert_value(
+        FLAT[1], "rag24", "rag26", defaults={"team_id": "castorini", "run_desc": "baseline"}
+    )
     assert out["metadata"]["team_id"] == "castorini" and out["metadata"]["run_desc"] == "baseline"
     assert out["metadata"]["narrative"] == FLAT[1]["topic"]
     assert not [n for n in notes if n.code == "metadata_unfilled"]

@@ -15,8 +15,9 @@ from generated_reports import generate_reports
 from reference_oracle import SAMPLES, SHARED_SPECS
 
 MD = {"team_id": "t", "run_id": "r", "topic_id": "7"}
-CAPPED = parse_spec_text('[specs.capped]\nextends = "ragtime26"\nsmells = []\n', "c.toml",
-                         base=builtin_specs())["capped"]
+CAPPED = parse_spec_text(
+    '[specs.capped]\nextends = "ragtime26"\nsmells = []\n', "c.toml", base=builtin_specs()
+)["capped"]
 
 
 def notes_of(value: dict[str, Any], source: Any, target: Any) -> dict[str, list[LossNote]]:
@@ -28,8 +29,11 @@ def notes_of(value: dict[str, Any], source: Any, target: Any) -> dict[str, list[
 
 
 def test_dropped_confidences_are_noted_per_sentence() -> None:
-    value = {"metadata": MD, "responses": [{"text": "a", "citations": {"d1": 0.4, "d2": 0.9}},
-                                           {"text": "b", "citations": {}}], "references": ["d1", "d2"]}
+    value = {
+        "metadata": MD,
+        "responses": [{"text": "a", "citations": {"d1": 0.4, "d2": 0.9}}, {"text": "b", "citations": {}}],
+        "references": ["d1", "d2"],
+    }
     notes = notes_of(value, "ragtime26", "rag26")
     assert [n.pointer for n in notes["confidence_dropped"]] == ["/responses/0/citations"]
     assert notes["confidence_dropped"][0].kind == "loss"
@@ -51,13 +55,19 @@ def test_out_of_range_positions_and_duplicates_are_noted() -> None:
 
 
 def test_metadata_keys_the_target_does_not_list_are_noted() -> None:
-    value = {"metadata": {**MD, "narrative": "n", "prompt": "p", "type": "automatic"},
-             "responses": [{"text": "a", "citations": []}]}
+    value = {
+        "metadata": {**MD, "narrative": "n", "prompt": "p", "type": "automatic"},
+        "responses": [{"text": "a", "citations": []}],
+    }
     notes = notes_of(value, None, "ragtime26")
-    assert sorted(n.pointer for n in notes["metadata_dropped"]) == ["/metadata/narrative", "/metadata/prompt",
-                                                                    "/metadata/type"]
-    assert "metadata_dropped" not in notes_of(value, None, "rag25") or \
-        [n.pointer for n in notes_of(value, None, "rag25")["metadata_dropped"]] == ["/metadata/prompt"]
+    assert sorted(n.pointer for n in notes["metadata_dropped"]) == [
+        "/metadata/narrative",
+        "/metadata/prompt",
+        "/metadata/type",
+    ]
+    assert "metadata_dropped" not in notes_of(value, None, "rag25") or [
+        n.pointer for n in notes_of(value, None, "rag25")["metadata_dropped"]
+    ] == ["/metadata/prompt"]
 
 
 def test_topic_id_under_another_name_is_not_a_loss() -> None:
@@ -76,8 +86,12 @@ def test_references_dropped_added_and_merged() -> None:
 
 
 def test_other_top_level_and_sentence_keys_are_noted() -> None:
-    value = {"metadata": MD, "responses": [{"text": "a", "citations": ["d"], "evaldata": {"x": 1}}],
-             "documents": {"d": {"id": "d", "text": "t"}}, "evaldata": {"y": 2}}
+    value = {
+        "metadata": MD,
+        "responses": [{"text": "a", "citations": ["d"], "evaldata": {"x": 1}}],
+        "documents": {"d": {"id": "d", "text": "t"}},
+        "evaldata": {"y": 2},
+    }
     notes = notes_of(value, None, "kiddie")
     assert sorted(n.pointer for n in notes["field_dropped"]) == ["/documents", "/evaldata"]
     assert notes["sentence_field_dropped"][0].data["keys"] == ["evaldata"]
@@ -109,4 +123,8 @@ def test_every_note_has_a_known_code_and_a_pointer_into_the_source(target: str) 
             assert note.code in LOSS_CODES
             node: Any = value
             for part in [p for p in note.pointer.split("/")[1:]]:
-                node = node[int(part)] if isinstance(node, list) else node[part.replace("~1", "/").replace("~0", "~")]
+                node = (
+                    node[int(part)]
+                    if isinstance(node, list)
+                    else node[part.replace("~1", "/").replace("~0", "~")]
+                )

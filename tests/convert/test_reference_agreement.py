@@ -24,7 +24,8 @@ from reference_oracle import SHARED_SPECS, reference, reference_spec, sample_lin
 SAMPLES = [json.loads(line) for _, _, line in sample_lines()]
 GENERATED = generate_reports(seed=424242, count=360)
 
-CUSTOM = parse_spec_text('''
+CUSTOM = parse_spec_text(
+    """
 [specs.ragtime26-capped]
 extends = "ragtime26"
 smells = ["empty_answer", "blank_sentence", "duplicate_topics", "metadata_recommended", "length"]
@@ -39,7 +40,10 @@ smells = ["empty_answer"]
 extends = "kiddie"
 references_kind = "none"
 max_citations_per_sentence = 1
-''', "custom.toml", base=builtin_specs())
+""",
+    "custom.toml",
+    base=builtin_specs(),
+)
 
 
 def _json(value: Any) -> Any:
@@ -126,4 +130,6 @@ def test_model_methods_agree() -> None:
             other = ref.Report.model_validate(copy.deepcopy(value))
             assert mine.to_rag().model_dump(mode="json") == other.to_rag().model_dump(mode="json")
             assert mine.to_ragtime().model_dump(mode="json") == other.to_ragtime().model_dump(mode="json")
-            assert mine.convert("rag26").model_dump(mode="json") == other.convert("rag26").model_dump(mode="json")
+            assert mine.convert("rag26").model_dump(mode="json") == other.convert("rag26").model_dump(
+                mode="json"
+            )

@@ -37,7 +37,9 @@ def scores(report: Report) -> list[Any]:
 
 @pytest.mark.parametrize("via", SHARED_SPECS)
 @pytest.mark.parametrize("home", SHARED_SPECS)
-def test_round_trip_keeps_citation_order_and_loses_only_what_the_middle_cannot_say(home: str, via: str) -> None:
+def test_round_trip_keeps_citation_order_and_loses_only_what_the_middle_cannot_say(
+    home: str, via: str
+) -> None:
     a, b = get_spec(home), get_spec(via)
     for source in REPORTS:
         direct = convert(source, a)
@@ -62,8 +64,9 @@ def test_ragtime_through_rag_loses_scores_but_not_order() -> None:
     back = convert(convert(source, "rag26"), "ragtime26")
     assert ids(back) == ids(source)
     for sentence in back.responses or []:
-        assert sorted(sentence.citations.values(), reverse=True) == \
-            [1 / r for r in range(1, len(sentence.citations) + 1)]  # type: ignore[union-attr]
+        assert sorted(sentence.citations.values(), reverse=True) == [
+            1 / r for r in range(1, len(sentence.citations) + 1)
+        ]  # type: ignore[union-attr]
 
 
 def test_rag25_through_ragtime26_keeps_references_and_positions_but_not_narrative() -> None:

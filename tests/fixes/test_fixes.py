@@ -39,12 +39,32 @@ def faulty_report(spec_id, i, rng, topics):
             cits = cited
         sentences.append({"text": f"Sentence {k} about topic {i} with some words.", "citations": cits})
     tid = f"t{i}"
-    md = {"team_id": "team", "run_id": "run", spec.topic_id_field: tid, "narrative": topics[tid],
-          "type": "automatic", "use_starter_kit": 1, "run_desc": "d", "task": "english"}
+    md = {
+        "team_id": "team",
+        "run_id": "run",
+        spec.topic_id_field: tid,
+        "narrative": topics[tid],
+        "type": "automatic",
+        "use_starter_kit": 1,
+        "run_desc": "d",
+        "task": "english",
+    }
     report = {"metadata": md, spec.sentences_key: sentences, "references": list(docs)}
     # seeded faults with a known repair
-    fault = rng.choice(["dup_ref", "bad_index", "undeclared", "too_many", "narrative", "int_id",
-                        "shape", "dup_key", "long", "none"])
+    fault = rng.choice(
+        [
+            "dup_ref",
+            "bad_index",
+            "undeclared",
+            "too_many",
+            "narrative",
+            "int_id",
+            "shape",
+            "dup_key",
+            "long",
+            "none",
+        ]
+    )
     if fault == "dup_ref":
         report["references"].append(docs[0])
     elif fault == "bad_index" and shape == "rag24":
@@ -52,17 +72,22 @@ def faulty_report(spec_id, i, rng, topics):
     elif fault == "undeclared" and shape != "rag24":
         report["references"] = docs[:2]
     elif fault == "too_many":
-        sentences[0]["citations"] = ([0, 1, 2, 3] if shape == "rag24" else
-                                     {d: 1.0 + j for j, d in enumerate(docs[:4])} if shape == "ragtime"
-                                     else docs[:4])
+        sentences[0]["citations"] = (
+            [0, 1, 2, 3]
+            if shape == "rag24"
+            else {d: 1.0 + j for j, d in enumerate(docs[:4])}
+            if shape == "ragtime"
+            else docs[:4]
+        )
     elif fault == "narrative":
         md["narrative"] = "something else"
     elif fault == "int_id":
         md["run_id"] = 42
     elif fault == "shape" and len(spec.sentence_type) > 1:
         other = [t for t in ("rag24", "neuclir", "ragtime") if t != shape][0]
-        sentences[-1]["citations"] = ({docs[1]: 0.5} if other == "ragtime" else [docs[1]] if other == "neuclir"
-                                      else [1])
+        sentences[-1]["citations"] = (
+            {docs[1]: 0.5} if other == "ragtime" else [docs[1]] if other == "neuclir" else [1]
+        )
     elif fault == "long":
         sentences.extend({"text": "word " * 300, "citations": []} for _ in range(6))
     text = json.dumps(report, ensure_ascii=False)
@@ -71,7 +96,9 @@ def faulty_report(spec_id, i, rng, topics):
     return text
 
 
-@pytest.mark.parametrize("spec_id", ["rag26", "rag25", "ragtime25", "ragtime26", "dragun25", "rag25-autojudge"])
+@pytest.mark.parametrize(
+    "spec_id", ["rag26", "rag25", "ragtime25", "ragtime26", "dragun25", "rag25-autojudge"]
+)
 def test_applying_every_fix_removes_those_findings_and_introduces_none(spec_id):
     rng = random.Random(spec_id)
     topics_text = "".join(f"t{i}\tTopic text {i}\n" for i in range(40))
@@ -99,23 +126,29 @@ def test_applying_every_fix_removes_those_findings_and_introduces_none(spec_id):
 
 def test_fix_edits_leave_the_rest_of_the_line_byte_for_byte():
     spec = get_spec("rag26")
-    value = {"metadata": {"team_id": "t", "narrative_id": "q1", "narrative": "n", "run_id": "r", "run_desc": "d"},
-             "references": ["shard_00001_1", "shard_00002_2", "shard_00001_1"],
-             "answer": [{"text": "Odd   spacing stays.", "citations": [2, 1]}]}
+    value = {
+        "metadata": {"team_id": "t", "narrative_id": "q1", "narrative": "n", "run_id": "r", "run_desc": "d"},
+        "references": ["shard_00001_1", "shard_00002_2", "shard_00001_1"],
+        "answer": [{"text": "Odd   spacing stays.", "citations": [2, 1]}],
+    }
     text = json.dumps(value, indent=None, separators=(", ", ":"))
-    [finding] = [f for f in Checker(spec, fixes=True).check_text(text).findings if f.code == "references_duplicate"]
+    [finding] = [
+        f for f in Checker(spec, fixes=True).check_text(text).findings if f.code == "references_duplicate"
+    ]
     fixed = apply_edits(text, finding.fix.edits)
     assert json.loads(fixed)["references"] == ["shard_00001_1", "shard_00002_2"]
     assert json.loads(fixed)["answer"][0]["citations"] == [0, 1]  # index 2 remapped to the first copy
-    assert fixed.startswith(text[:text.index('"references"')])
+    assert fixed.startswith(text[: text.index('"references"')])
     assert '"text":"Odd   spacing stays."' in fixed
 
 
 def test_safe_fixes_do_not_change_content_unless_asked():
     spec = get_spec("rag26")
-    value = {"metadata": {"team_id": "t", "narrative_id": "q1", "narrative": "n", "run_id": "r", "run_desc": "d"},
-             "references": ["shard_00001_1"],
-             "answer": [{"text": "w " * 1100, "citations": [0]}, {"text": "tail", "citations": [0]}]}
+    value = {
+        "metadata": {"team_id": "t", "narrative_id": "q1", "narrative": "n", "run_id": "r", "run_desc": "d"},
+        "references": ["shard_00001_1"],
+        "answer": [{"text": "w " * 1100, "citations": [0]}, {"text": "tail", "citations": [0]}],
+    }
     text = json.dumps(value)
     safe = fix_text(text, Checker(spec, fixes=True))
     assert safe.text == text and not safe.changed
@@ -126,8 +159,16 @@ def test_safe_fixes_do_not_change_content_unless_asked():
 
 def test_length_fix_drops_trailing_sentences():
     tid = "msmarco_v2.1_doc_04_420132660"
-    value = {"metadata": {"team_id": "t", "topic_id": tid, "run_id": "r", "type": "automatic", "use_starter_kit": 1},
-             "responses": [{"text": "w " * 200, "citations": []}, {"text": "x " * 100, "citations": []}]}
+    value = {
+        "metadata": {
+            "team_id": "t",
+            "topic_id": tid,
+            "run_id": "r",
+            "type": "automatic",
+            "use_starter_kit": 1,
+        },
+        "responses": [{"text": "w " * 200, "citations": []}, {"text": "x " * 100, "citations": []}],
+    }
     text = json.dumps(value)
     checker = Checker(get_spec("dragun25"), fixes=True, overrides={"length": "error"})
     [f] = checker.check_text(text).findings

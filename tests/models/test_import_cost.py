@@ -9,9 +9,15 @@ HEAVY = ("nltk", "pandas", "click", "yaml", "numpy", "requests")
 
 
 def test_importing_the_models_loads_no_heavy_library() -> None:
-    result = subprocess.run([sys.executable, "-X", "importtime", "-c", "import citelens.models"],
-                            capture_output=True, text=True, check=True)
-    imported = {line.split("|")[-1].strip().split(".")[0] for line in result.stderr.splitlines() if "|" in line}
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", "import citelens.models"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    imported = {
+        line.split("|")[-1].strip().split(".")[0] for line in result.stderr.splitlines() if "|" in line
+    }
     assert not imported & set(HEAVY), sorted(imported & set(HEAVY))
 
 

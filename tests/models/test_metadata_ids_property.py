@@ -22,7 +22,9 @@ def _outcome(model: Any, value: dict[str, Any]) -> tuple[str, Any]:
 
 @settings(max_examples=300, deadline=None)
 @given(topic_id=_id, narrative_id=_id, request_id=_id, team_id=st.sampled_from(["t", 5]))
-def test_topic_ids_sync_like_the_reference(topic_id: Any, narrative_id: Any, request_id: Any, team_id: Any) -> None:
+def test_topic_ids_sync_like_the_reference(
+    topic_id: Any, narrative_id: Any, request_id: Any, team_id: Any
+) -> None:
     value = {"team_id": team_id, "run_id": "r"}
     for key, item in (("topic_id", topic_id), ("narrative_id", narrative_id), ("request_id", request_id)):
         if item is not None:

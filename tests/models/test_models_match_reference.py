@@ -26,13 +26,21 @@ INVALID: dict[str, dict[str, Any]] = {
     "int topic_id": {"metadata": {**_MD, "topic_id": 1}, "responses": []},
     "int team_id": {"metadata": {**_MD, "team_id": 3}, "responses": []},
     "no metadata": {"responses": []},
-    "mixed shapes": {"metadata": _MD, "responses": [{"text": "a", "citations": ["x"]},
-                                                    {"text": "b", "citations": {"x": 1}}]},
+    "mixed shapes": {
+        "metadata": _MD,
+        "responses": [{"text": "a", "citations": ["x"]}, {"text": "b", "citations": {"x": 1}}],
+    },
     "citations a string": {"metadata": _MD, "responses": [{"text": "a", "citations": "x"}]},
     "score not a number": {"metadata": _MD, "responses": [{"text": "a", "citations": {"x": "high"}}]},
     "sentence without text": {"metadata": _MD, "answer": [{"citations": [0]}], "references": ["x"]},
-    "flat rag24 line": {"run_id": "r", "topic_id": 1, "topic": "q", "references": [], "response_length": 0,
-                        "answer": []},
+    "flat rag24 line": {
+        "run_id": "r",
+        "topic_id": 1,
+        "topic": "q",
+        "references": [],
+        "response_length": 0,
+        "answer": [],
+    },
 }
 
 
@@ -58,13 +66,20 @@ def test_same_exception_class_for_invalid_values(name: str) -> None:
 
 
 def test_int_narrative_id_is_accepted_and_becomes_the_string_topic_id() -> None:
-    report = Report.model_validate({"metadata": {"team_id": "t", "run_id": "r", "narrative_id": 7}, "answer": []})
-    assert (report.metadata.topic_id, report.metadata.narrative_id, report.metadata.request_id) == ("7", "7", "7")
+    report = Report.model_validate(
+        {"metadata": {"team_id": "t", "run_id": "r", "narrative_id": 7}, "answer": []}
+    )
+    assert (report.metadata.topic_id, report.metadata.narrative_id, report.metadata.request_id) == (
+        "7",
+        "7",
+        "7",
+    )
 
 
 def test_responses_and_answer_name_the_same_sentences() -> None:
-    report = Report.model_validate({"metadata": _MD, "answer": [{"text": "x", "citations": [0]}],
-                                    "references": ["d"]})
+    report = Report.model_validate(
+        {"metadata": _MD, "answer": [{"text": "x", "citations": [0]}], "references": ["d"]}
+    )
     assert report.responses is report.answer
     with pytest.raises(RuntimeError, match="responses or answer"):
         Report.model_validate({"metadata": _MD})
@@ -72,7 +87,9 @@ def test_responses_and_answer_name_the_same_sentences() -> None:
 
 def test_sentence_shape_follows_the_citations() -> None:
     def shape(citations: Any) -> str:
-        report = Report.model_validate({"metadata": _MD, "responses": [{"text": "x", "citations": citations}]})
+        report = Report.model_validate(
+            {"metadata": _MD, "responses": [{"text": "x", "citations": citations}]}
+        )
         return type(report.responses[0]).__name__  # type: ignore[index]
 
     assert shape(["d1"]) == "NeuclirReportSentence"

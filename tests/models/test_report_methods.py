@@ -35,7 +35,9 @@ VALUES = _loadable([json.loads(line) for _, _, line in sample_lines()] + generat
 
 
 def _pair(value: dict[str, Any]) -> tuple[Report, Any]:
-    return Report.model_validate(copy.deepcopy(value)), reference().report.Report.model_validate(copy.deepcopy(value))
+    return Report.model_validate(copy.deepcopy(value)), reference().report.Report.model_validate(
+        copy.deepcopy(value)
+    )
 
 
 def _dump(sentences: list[Any]) -> list[dict[str, Any]]:
@@ -50,8 +52,9 @@ def test_text_and_citation_views_match(index: int) -> None:
     assert ours.get_paragraphs() == theirs.get_paragraphs()
     assert ours.get_sentences() == theirs.get_sentences()
     assert _dump(ours.get_sentences_with_citations()) == _dump(theirs.get_sentences_with_citations())
-    assert _dump(ours.get_sentences_with_citation_confidences()) == \
-        _dump(theirs.get_sentences_with_citation_confidences())
+    assert _dump(ours.get_sentences_with_citation_confidences()) == _dump(
+        theirs.get_sentences_with_citation_confidences()
+    )
 
 
 @pytest.mark.parametrize("index", range(len(VALUES)))
@@ -85,8 +88,16 @@ def test_autofill_references_gives_the_same_set(index: int) -> None:
 
 
 def test_autofill_references_keeps_first_citation_order_and_tolerates_null() -> None:
-    report = Report.model_validate({"metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"}, "responses": [
-        {"text": "a", "citations": ["d2", "d1"]}, {"text": "b"}, {"text": "c", "citations": ["d3", "d2"]}]})
+    report = Report.model_validate(
+        {
+            "metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"},
+            "responses": [
+                {"text": "a", "citations": ["d2", "d1"]},
+                {"text": "b"},
+                {"text": "c", "citations": ["d3", "d2"]},
+            ],
+        }
+    )
     report.autofill_references()
     assert report.references == ["d2", "d1", "d3"]
 
@@ -125,28 +136,46 @@ def reference_sample(name: str) -> str:
 
 # --- get_sentences_with_citations: the three shapes --------------------------------------
 
+
 def test_ragtime_citations_come_out_by_descending_confidence_ties_in_order() -> None:
-    report = Report.model_validate({"metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"}, "responses": [
-        {"text": "a", "citations": {"low": 0.1, "tie1": 0.5, "high": 0.9, "tie2": 0.5}}]})
+    report = Report.model_validate(
+        {
+            "metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"},
+            "responses": [{"text": "a", "citations": {"low": 0.1, "tie1": 0.5, "high": 0.9, "tie2": 0.5}}],
+        }
+    )
     assert report.get_sentences_with_citations()[0].citations == ["high", "tie1", "tie2", "low"]
 
 
 def test_rag24_positions_resolve_through_references_and_out_of_range_ones_drop() -> None:
-    report = Report.model_validate({"metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"},
-                                    "references": ["d0", "d1"], "answer": [{"text": "a", "citations": [1, 5, 0]}]})
+    report = Report.model_validate(
+        {
+            "metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"},
+            "references": ["d0", "d1"],
+            "answer": [{"text": "a", "citations": [1, 5, 0]}],
+        }
+    )
     assert report.get_sentences_with_citations()[0].citations == ["d1", "d0"]
 
 
 def test_neuclir_sentences_pass_through_unchanged() -> None:
-    report = Report.model_validate({"metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"},
-                                    "responses": [{"text": "a", "citations": ["b", "a", "b"]}]})
+    report = Report.model_validate(
+        {
+            "metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"},
+            "responses": [{"text": "a", "citations": ["b", "a", "b"]}],
+        }
+    )
     view = report.get_sentences_with_citations()[0]
     assert isinstance(view, NeuclirReportSentence) and view is report.responses[0]  # type: ignore[index]
 
 
 def test_order_only_citations_get_rank_confidences_and_null_stays_null() -> None:
-    report = Report.model_validate({"metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"},
-                                    "responses": [{"text": "a", "citations": ["b", "a", "b"]}, {"text": "c"}]})
+    report = Report.model_validate(
+        {
+            "metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"},
+            "responses": [{"text": "a", "citations": ["b", "a", "b"]}, {"text": "c"}],
+        }
+    )
     first, second = report.get_sentences_with_citation_confidences()
     assert isinstance(first, RagtimeReportSentence)
     assert first.citations == {"b": 1.0, "a": 0.5}
@@ -155,13 +184,19 @@ def test_order_only_citations_get_rank_confidences_and_null_stays_null() -> None
 
 # --- the legacy RAGTIME checks -------------------------------------------------------------
 
-def _ragtime(task: str | None = "english", refs: list[str] | None = None, **citations: float) -> dict[str, Any]:
+
+def _ragtime(
+    task: str | None = "english", refs: list[str] | None = None, **citations: float
+) -> dict[str, Any]:
     md: dict[str, Any] = {"team_id": "t", "run_id": "r", "topic_id": "1"}
     if task:
         md["task"] = task
     cites = citations or {"5f91a162-7a1e-4e5e-af0e-6b1bab774964_1": 50.0}
-    return {"metadata": md, "references": list(cites) if refs is None else refs,
-            "responses": [{"text": "a", "citations": cites}]}
+    return {
+        "metadata": md,
+        "references": list(cites) if refs is None else refs,
+        "responses": [{"text": "a", "citations": cites}],
+    }
 
 
 def _legacy(model: Any, value: dict[str, Any]) -> tuple[str, Any]:
@@ -175,10 +210,19 @@ def _legacy(model: Any, value: dict[str, Any]) -> tuple[str, Any]:
     return "passed", report.model_dump(mode="json")
 
 
-@pytest.mark.parametrize("value", [
-    _ragtime(), _ragtime(task=None), _ragtime(task="rag"), _ragtime(refs=[]),
-    _ragtime(refs=["other"]), _ragtime(d1=150.0, d2=-3.0), _ragtime(d1=100.0, d2=0.0),
-], ids=["valid", "no task", "task rag", "no references", "wrong references", "out of range", "bounds"])
+@pytest.mark.parametrize(
+    "value",
+    [
+        _ragtime(),
+        _ragtime(task=None),
+        _ragtime(task="rag"),
+        _ragtime(refs=[]),
+        _ragtime(refs=["other"]),
+        _ragtime(d1=150.0, d2=-3.0),
+        _ragtime(d1=100.0, d2=0.0),
+    ],
+    ids=["valid", "no task", "task rag", "no references", "wrong references", "out of range", "bounds"],
+)
 def test_verify_ragtime_matches_the_reference(value: dict[str, Any]) -> None:
     assert _legacy(Report, value) == _legacy(reference().report.Report, value)
 
@@ -205,12 +249,14 @@ def test_verify_ragtime_with_a_spec_is_verify() -> None:
 
 def test_verify_ragtime_on_a_neuclir_report_does_not_crash() -> None:
     """Deviation: the reference raises AttributeError (it calls .items() on a list)."""
-    value = {"metadata": {"team_id": "t", "run_id": "r", "topic_id": "1", "task": "english"},
-             "references": [], "responses": [{"text": "a", "citations": ["d"]}]}
-    with pytest.raises(AttributeError):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            reference().report.Report.model_validate(value).verify_ragtime()
+    value = {
+        "metadata": {"team_id": "t", "run_id": "r", "topic_id": "1", "task": "english"},
+        "references": [],
+        "responses": [{"text": "a", "citations": ["d"]}],
+    }
+    with pytest.raises(AttributeError), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        reference().report.Report.model_validate(value).verify_ragtime()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert Report.model_validate(value).verify_ragtime() is True
@@ -225,17 +271,24 @@ def test_ragtime_length_limit_comes_from_the_request() -> None:
         loose_ours = ours.check_findings(spec, request=Request(request_id="2000", title="t", limit=10**6))
         tight_ours = ours.check_findings(spec, request=Request(request_id="2000", title="t", limit=10))
         ref_request = reference().request.Request
-        loose_ref = theirs.check_findings(spec, request=ref_request(request_id="2000", title="t", limit=10**6))
+        loose_ref = theirs.check_findings(
+            spec, request=ref_request(request_id="2000", title="t", limit=10**6)
+        )
         tight_ref = theirs.check_findings(spec, request=ref_request(request_id="2000", title="t", limit=10))
         assert (len(tight_ours[1]) - len(loose_ours[1])) == (len(tight_ref[1]) - len(loose_ref[1])) == 1
-        assert tight_ours[0] == loose_ours[0] and ours.verify(spec, request=Request(request_id="2000", title="t",
-                                                                                      limit=10))
+        assert tight_ours[0] == loose_ours[0] and ours.verify(
+            spec, request=Request(request_id="2000", title="t", limit=10)
+        )
 
 
 def test_after_switching_to_answer_the_text_is_read_from_answer() -> None:
     """Deviation: the reference raises TypeError here (it only reads `responses`)."""
-    report = Report.model_validate({"metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"},
-                                    "responses": [{"text": "a", "citations": ["d"]}, {"text": "b"}]})
+    report = Report.model_validate(
+        {
+            "metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"},
+            "responses": [{"text": "a", "citations": ["d"]}, {"text": "b"}],
+        }
+    )
     report.switch_responses_to_answer()
     assert report.responses is None and report.get_text() == "a b"
     assert [s.citations for s in report.get_sentences_with_citations()] == [["d"], None]

@@ -22,15 +22,19 @@ def _outcome(model: Any, value: dict[str, Any]) -> tuple[str, Any]:
         return "raised", type(exc).__name__
 
 
-@pytest.mark.parametrize("value", [
-    {"request_id": "28", "title": "t"},
-    {"request_id": "28", "title": "t", "topic_id": "28", "narrative_id": "28"},
-    {"request_id": "28", "title": "t", "topic_id": "29"},
-    {"request_id": "28", "title": "t", "narrative_id": 28},
-    {"request_id": 28, "title": "t"},
-    {"request_id": "28"},
-    {"request_id": "2000", "title": "t", "limit": 5000, "problem_statement": "p", "background": "b"},
-], ids=["plain", "consistent aliases", "inconsistent", "int alias", "int id", "no title", "ragtime"])
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"request_id": "28", "title": "t"},
+        {"request_id": "28", "title": "t", "topic_id": "28", "narrative_id": "28"},
+        {"request_id": "28", "title": "t", "topic_id": "29"},
+        {"request_id": "28", "title": "t", "narrative_id": 28},
+        {"request_id": 28, "title": "t"},
+        {"request_id": "28"},
+        {"request_id": "2000", "title": "t", "limit": 5000, "problem_statement": "p", "background": "b"},
+    ],
+    ids=["plain", "consistent aliases", "inconsistent", "int alias", "int id", "no title", "ragtime"],
+)
 def test_request_matches_the_reference(value: dict[str, Any]) -> None:
     assert _outcome(Request, value) == _outcome(reference().request.Request, value)
 

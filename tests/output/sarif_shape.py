@@ -28,7 +28,9 @@ def sarif_violations(log: Any) -> list[str]:
         driver = run.get("tool", {}).get("driver", {})
         if not isinstance(driver.get("name"), str) or not driver["name"]:
             problems.append(f"runs[{r}].tool.driver.name is required")
-        if "informationUri" in driver and not str(driver["informationUri"]).startswith(("https://", "http://")):
+        if "informationUri" in driver and not str(driver["informationUri"]).startswith(
+            ("https://", "http://")
+        ):
             problems.append(f"runs[{r}].tool.driver.informationUri must be an absolute URI")
         if "columnKind" in run and run["columnKind"] not in COLUMN_KINDS:
             problems.append(f"runs[{r}].columnKind must be one of {sorted(COLUMN_KINDS)}")
@@ -50,7 +52,9 @@ def sarif_violations(log: Any) -> list[str]:
             if result.get("ruleId") not in ids:
                 problems.append(f"{where}.ruleId must name a rule of the driver")
             index = result.get("ruleIndex")
-            if index is not None and (not isinstance(index, int) or index >= len(ids) or ids[index] != result["ruleId"]):
+            if index is not None and (
+                not isinstance(index, int) or index >= len(ids) or ids[index] != result["ruleId"]
+            ):
                 problems.append(f"{where}.ruleIndex must point at the rule named by ruleId")
             locations = result.get("locations")
             if not isinstance(locations, list) or not locations:
@@ -67,9 +71,9 @@ def sarif_violations(log: Any) -> list[str]:
                         problems.append(f"{where} region.{key} must be an integer >= 1")
                 if not _positive_int(region.get("startLine")):
                     problems.append(f"{where} region.startLine is required")
-                elif region.get("endLine", region["startLine"]) < region["startLine"]:
-                    problems.append(f"{where} region ends before it starts")
-                elif (region.get("endLine", region["startLine"]) == region["startLine"]
-                      and region.get("endColumn", 2**31) < region.get("startColumn", 1)):
+                elif region.get("endLine", region["startLine"]) < region["startLine"] or (
+                    region.get("endLine", region["startLine"]) == region["startLine"]
+                    and region.get("endColumn", 2**31) < region.get("startColumn", 1)
+                ):
                     problems.append(f"{where} region ends before it starts")
     return problems

@@ -5,32 +5,42 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from run_results import run_results
+from sarif_shape import sarif_violations
+
 from citelens.check.finding import Finding
 from citelens.check.result import FileResult
 from citelens.cli.output import render_github, render_sarif, sarif_log
 from citelens.source.line_index import LineIndex
-from run_results import run_results
-from sarif_shape import sarif_violations
 
 
 def test_github_annotations_one_per_finding_with_info_as_notice() -> None:
     lines = render_github(run_results()).splitlines()
-    assert lines[0] == ("::error file=runs/a.jsonl,line=1,col=1,endLine=1,endColumn=9,"
-                        "title=citelens json_syntax::line 1 is not JSON")
+    assert lines[0] == (
+        "::error file=runs/a.jsonl,line=1,col=1,endLine=1,endColumn=9,"
+        "title=citelens json_syntax::line 1 is not JSON"
+    )
     assert lines[1].startswith("::notice file=runs/b.jsonl,line=1,col=1,endLine=1,endColumn=2,")
     assert [line.split(" ", 1)[0] for line in lines] == ["::error", "::notice", "::warning", "::error"]
 
 
 def test_github_escapes_data_and_properties() -> None:
-    result = FileResult("dir/a,b:c%.jsonl", LineIndex("x\n"),
-                        [Finding("length", "warning", "50% too long:\r\nsee, here", start=0, end=1)])
+    result = FileResult(
+        "dir/a,b:c%.jsonl",
+        LineIndex("x\n"),
+        [Finding("length", "warning", "50% too long:\r\nsee, here", start=0, end=1)],
+    )
     (line,) = render_github([result]).splitlines()
-    assert line == ("::warning file=dir/a%2Cb%3Ac%25.jsonl,line=1,col=1,endLine=1,endColumn=2,"
-                    "title=citelens length::50%25 too long:%0D%0Asee, here")
+    assert line == (
+        "::warning file=dir/a%2Cb%3Ac%25.jsonl,line=1,col=1,endLine=1,endColumn=2,"
+        "title=citelens length::50%25 too long:%0D%0Asee, here"
+    )
 
 
 def test_github_paths_are_relative_to_the_repository_root(tmp_path: Path) -> None:
-    result = FileResult(str(tmp_path / "runs" / "x.jsonl"), LineIndex("x"), [Finding("schema", "error", "m", start=0, end=1)])
+    result = FileResult(
+        str(tmp_path / "runs" / "x.jsonl"), LineIndex("x"), [Finding("schema", "error", "m", start=0, end=1)]
+    )
     assert "file=runs/x.jsonl," in render_github([result], base=tmp_path)
 
 
@@ -40,10 +50,18 @@ def test_sarif_log_meets_the_schema_essentials() -> None:
     run = log["runs"][0]
     assert run["tool"]["driver"]["name"] == "citelens"
     assert run["columnKind"] == "unicodeCodePoints"
-    assert [rule["id"] for rule in run["tool"]["driver"]["rules"]] == \
-        ["docid_pattern", "empty_answer", "json_syntax", "missing_topics"]  # only codes that occur
+    assert [rule["id"] for rule in run["tool"]["driver"]["rules"]] == [
+        "docid_pattern",
+        "empty_answer",
+        "json_syntax",
+        "missing_topics",
+    ]  # only codes that occur
     assert {r["ruleId"]: r["level"] for r in run["results"]} == {
-        "json_syntax": "error", "missing_topics": "note", "empty_answer": "warning", "docid_pattern": "error"}
+        "json_syntax": "error",
+        "missing_topics": "note",
+        "empty_answer": "warning",
+        "docid_pattern": "error",
+    }
     bad = next(r for r in run["results"] if r["ruleId"] == "docid_pattern")
     region = bad["locations"][0]["physicalLocation"]["region"]
     assert region["startLine"] == region["endLine"] == 2
@@ -54,8 +72,11 @@ def test_sarif_log_meets_the_schema_essentials() -> None:
 def test_sarif_rule_descriptions_come_from_the_registry() -> None:
     summaries = {"docid_pattern": "Cited doc ids must match the track's pattern"}
     by_dict = sarif_log(run_results(), rule_summary=summaries)
-    by_callable = sarif_log(run_results(), rule_summary=lambda code: summaries.get(code, code.upper()),
-                            rule_help_uri=lambda code: f"https://example.org/rules/{code}")
+    by_callable = sarif_log(
+        run_results(),
+        rule_summary=lambda code: summaries.get(code, code.upper()),
+        rule_help_uri=lambda code: f"https://example.org/rules/{code}",
+    )
     rules = {r["id"]: r for r in by_dict["runs"][0]["tool"]["driver"]["rules"]}
     assert rules["docid_pattern"]["shortDescription"]["text"] == summaries["docid_pattern"]
     assert rules["json_syntax"]["shortDescription"]["text"] == "json_syntax"
@@ -66,10 +87,18 @@ def test_sarif_rule_descriptions_come_from_the_registry() -> None:
 
 
 def test_sarif_uris_are_relative_with_forward_slashes_and_encoded(tmp_path: Path) -> None:
-    inside = FileResult(str(tmp_path / "my runs" / "a.jsonl"), LineIndex("x"), [Finding("schema", "error", "m", start=0, end=1)])
-    outside = FileResult("/elsewhere/b.jsonl", LineIndex("x"), [Finding("schema", "error", "m", start=0, end=1)])
+    inside = FileResult(
+        str(tmp_path / "my runs" / "a.jsonl"),
+        LineIndex("x"),
+        [Finding("schema", "error", "m", start=0, end=1)],
+    )
+    outside = FileResult(
+        "/elsewhere/b.jsonl", LineIndex("x"), [Finding("schema", "error", "m", start=0, end=1)]
+    )
     log = sarif_log([inside, outside], base=tmp_path)
-    uris = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"]]
+    uris = [
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"]
+    ]
     assert uris == ["file:///elsewhere/b.jsonl", "my%20runs/a.jsonl"]
     assert sarif_violations(log) == []
 

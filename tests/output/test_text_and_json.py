@@ -6,9 +6,9 @@ import io
 import json
 
 import pytest
+from run_results import RUN_TEXT, run_results
 
 from citelens.cli.output import OUTPUT_FORMATS, Summary, render_json, render_text, write_output, write_text
-from run_results import RUN_TEXT, run_results
 
 
 class Terminal(io.StringIO):
@@ -30,8 +30,10 @@ def test_text_lists_findings_by_path_and_position_with_code_point_columns() -> N
 
 def test_summary_line_without_findings_and_with_a_given_summary() -> None:
     assert render_text([]) == "0 errors, 0 warnings in 0 files (0 reports)\n"
-    assert render_text([], Summary(files=1, reports=12, errors=3, warnings=2)).strip() == \
-        "3 errors, 2 warnings in 1 file (12 reports)"
+    assert (
+        render_text([], Summary(files=1, reports=12, errors=3, warnings=2)).strip()
+        == "3 errors, 2 warnings in 1 file (12 reports)"
+    )
 
 
 def test_colour_only_on_a_terminal_without_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -49,7 +51,9 @@ def test_colour_only_on_a_terminal_without_no_color(monkeypatch: pytest.MonkeyPa
 
 def test_a_message_with_line_breaks_stays_on_one_line() -> None:
     results = run_results()
-    results[1].findings[0] = results[1].findings[0].__class__("json_syntax", "error", "a\nb\r\nc", start=0, end=1)
+    results[1].findings[0] = (
+        results[1].findings[0].__class__("json_syntax", "error", "a\nb\r\nc", start=0, end=1)
+    )
     assert "runs/a.jsonl:1:1: error[json_syntax] a b c" in render_text(results)
 
 
@@ -58,20 +62,36 @@ def test_json_is_exactly_one_object_with_one_based_end_exclusive_positions() -> 
     assert set(doc) == {"findings", "summary"}
     assert doc["summary"] == {"files": 2, "reports": 3, "errors": 2, "warnings": 1}
     by_code = {f["code"]: f for f in doc["findings"]}
-    assert set(by_code["docid_pattern"]) == {"path", "line", "column", "end_line", "end_column", "code",
-                                             "severity", "message", "topic_id"}
+    assert set(by_code["docid_pattern"]) == {
+        "path",
+        "line",
+        "column",
+        "end_line",
+        "end_column",
+        "code",
+        "severity",
+        "message",
+        "topic_id",
+    }
     bad = by_code["docid_pattern"]
     assert bad["end_line"] == bad["line"] == 2
     assert bad["end_column"] - bad["column"] == len('"bad-id"')
     assert bad["topic_id"] == "2001"
     file_level = by_code["missing_topics"]
-    assert (file_level["line"], file_level["column"], file_level["end_line"], file_level["end_column"]) == (1, 1, 1, 2)
+    assert (file_level["line"], file_level["column"], file_level["end_line"], file_level["end_column"]) == (
+        1,
+        1,
+        1,
+        2,
+    )
     assert file_level["topic_id"] is None
 
 
 def test_json_keeps_non_ascii_messages_readable() -> None:
     results = run_results()
-    results[1].findings[0] = results[1].findings[0].__class__("json_syntax", "error", "Café 😀", start=0, end=1)
+    results[1].findings[0] = (
+        results[1].findings[0].__class__("json_syntax", "error", "Café 😀", start=0, end=1)
+    )
     assert "Café 😀" in render_json(results)
 
 

@@ -32,10 +32,15 @@ def test_one_code_prints_every_section_and_both_examples(capsys) -> None:
     code, out, err = run(capsys, "citation_count")
     assert code == 0 and err == ""
     assert out.startswith("citation_count  (checked in citelens/check/rules/sentences.py)\n")
-    for title in ("What it checks", "Why it matters", "Example that fails", "Example that passes",
-                  "How to fix"):
+    for title in (
+        "What it checks",
+        "Why it matters",
+        "Example that fails",
+        "Example that passes",
+        "How to fix",
+    ):
         assert f"\n{title}\n{'-' * len(title)}\n" in out
-    assert "run, checked under spec rag26:\n    {\"metadata\"" in out
+    assert 'run, checked under spec rag26:\n    {"metadata"' in out
     assert "```" not in out  # plain text, not Markdown fences
     assert "warning:     rag26, ragtime25" in out
     assert "error:       dragun25-official" in out
@@ -44,7 +49,7 @@ def test_one_code_prints_every_section_and_both_examples(capsys) -> None:
 
 def test_examples_with_topics_and_spec_files_are_labelled(capsys) -> None:
     _, out, _ = run(capsys, "length")
-    assert "topics file:\n    {\"topic_id\": \"2000\"" in out
+    assert 'topics file:\n    {"topic_id": "2000"' in out
     _, out, _ = run(capsys, "references_present")
     assert "spec file (TOML):\n    [specs.dragun25-norefs]" in out
     _, out, _ = run(capsys, "encoding")
@@ -56,8 +61,10 @@ def test_code_is_matched_loosely(capsys) -> None:
     assert code == 0 and out.startswith("citation_count ")
 
 
-@pytest.mark.parametrize("typo, suggestion", [("lenght", "length"), ("citation", "citation_count"),
-                                               ("duplicate_topic", "duplicate_topics")])
+@pytest.mark.parametrize(
+    "typo, suggestion",
+    [("lenght", "length"), ("citation", "citation_count"), ("duplicate_topic", "duplicate_topics")],
+)
 def test_unknown_code_exits_2_and_suggests_the_closest(capsys, typo: str, suggestion: str) -> None:
     code, out, err = run(capsys, typo)
     assert code == 2 and out == ""

@@ -23,7 +23,9 @@ def test_list_shows_every_built_in_spec(capsys) -> None:
     assert code == 0 and err == ""
     header = out.splitlines()[2].split()
     assert header == ["ID", "TASK", "CITATIONS", "SENTENCES", "LENGTH", "DESCRIPTION"]
-    rows = {line.split()[0]: line for line in out.splitlines()[3:] if line.strip() and not line.startswith("`")}
+    rows = {
+        line.split()[0]: line for line in out.splitlines()[3:] if line.strip() and not line.startswith("`")
+    }
     assert set(rows) == set(builtin_specs())
     assert rows["rag26"].split()[1:5] == ["generation", "rag24,", "neuclir", "answer"]
     assert "1024 words" in rows["rag26"]
@@ -50,8 +52,12 @@ def test_one_spec_in_human_terms(capsys) -> None:
 @pytest.mark.parametrize("spec_id", sorted(builtin_specs()))
 def test_each_code_has_one_severity_line_under_each_spec(capsys, spec_id: str) -> None:
     _, out, _ = run(capsys, spec_id)
-    lines = {k: line for line in out.splitlines()
-             for k in ("warnings (smells):", "errors:", "never reported:") if line.strip().startswith(k)}
+    lines = {
+        k: line
+        for line in out.splitlines()
+        for k in ("warnings (smells):", "errors:", "never reported:")
+        if line.strip().startswith(k)
+    }
     listed = []
     for line in lines.values():
         listed += [c.strip() for c in line.split(":", 1)[1].split("(")[0].split(",") if c.strip() != "none"]
@@ -109,15 +115,26 @@ def test_user_toml_file_with_one_spec_shows_it(capsys, tmp_path: Path) -> None:
     assert "other metadata keys     not allowed" in out
 
 
-@pytest.mark.parametrize("text, where, reason", [
-    ("specs:\n  x:\n    extends: rag26\n    smells: [empty_answer, lenght]\n", ":4:",
-     "unknown smell category 'lenght'"),
-    ("specs:\n  x:\n    extends: rag99\n", ":3:", "extends unknown spec 'rag99'"),
-    ("specs:\n  x:\n    extends: rag26\n    length_unit: tokens\n", ":4:", "length_unit = 'tokens' is not one of"),
-    ("specs:\n  x: [1, 2\n", ":", "not valid YAML"),
-])
-def test_broken_spec_file_exits_2_with_file_and_line(capsys, tmp_path: Path, text: str, where: str,
-                                                    reason: str) -> None:
+@pytest.mark.parametrize(
+    "text, where, reason",
+    [
+        (
+            "specs:\n  x:\n    extends: rag26\n    smells: [empty_answer, lenght]\n",
+            ":4:",
+            "unknown smell category 'lenght'",
+        ),
+        ("specs:\n  x:\n    extends: rag99\n", ":3:", "extends unknown spec 'rag99'"),
+        (
+            "specs:\n  x:\n    extends: rag26\n    length_unit: tokens\n",
+            ":4:",
+            "length_unit = 'tokens' is not one of",
+        ),
+        ("specs:\n  x: [1, 2\n", ":", "not valid YAML"),
+    ],
+)
+def test_broken_spec_file_exits_2_with_file_and_line(
+    capsys, tmp_path: Path, text: str, where: str, reason: str
+) -> None:
     path = tmp_path / "bad.yaml"
     path.write_text(text, encoding="utf-8")
     code, out, err = run(capsys, str(path))

@@ -8,6 +8,7 @@ import json
 import re
 
 import pytest
+from run_example import example_spec, run_example
 
 from citelens.check.catalog import (
     MODULES,
@@ -21,7 +22,6 @@ from citelens.check.catalog import (
     summary,
 )
 from citelens.specs.model import FILE_CODES, FINDING_CODES, REPORT_CODES
-from run_example import example_spec, run_example
 
 DOCS = {d.code: d for d in all_rule_docs()}
 
@@ -95,8 +95,10 @@ def test_summary_and_docs_uri() -> None:
     assert summary("no_such_code") == ""
     uri = docs_uri("citation_count")
     assert uri.startswith("file://") and uri.endswith("/check/rules/sentences.md#citation_count")
-    assert docs_uri("json_syntax", base="https://example.org/tree/v1/src/citelens/check/rules/") == \
-        "https://example.org/tree/v1/src/citelens/check/rules/source.md#json_syntax"
+    assert (
+        docs_uri("json_syntax", base="https://example.org/tree/v1/src/citelens/check/rules/")
+        == "https://example.org/tree/v1/src/citelens/check/rules/source.md#json_syntax"
+    )
     assert docs_uri("no_such_code") is None
     with pytest.raises(KeyError):
         rule_doc("no_such_code")
@@ -113,7 +115,11 @@ def test_a_malformed_doc_file_is_a_clear_error() -> None:
 
 
 def test_headings_inside_examples_are_not_sections() -> None:
-    doc = parse_rule_file(DOCS["schema"].markdown.replace(
-        "### How to fix", "```text spec=x\n## not_a_code\n```\n\n### How to fix"), "schema")
+    doc = parse_rule_file(
+        DOCS["schema"].markdown.replace(
+            "### How to fix", "```text spec=x\n## not_a_code\n```\n\n### How to fix"
+        ),
+        "schema",
+    )
     assert list(doc) == ["schema"]
     assert isinstance(doc["schema"], RuleDoc)

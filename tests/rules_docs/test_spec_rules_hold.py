@@ -24,11 +24,15 @@ def test_codes_called_never_reported_do_not_occur(spec_id: str) -> None:
         assert not found & off, f"{spec_id}: {sorted(found & off)} on the {ex.spec} example {ex.text[:60]}"
 
 
-RAGTIME_NO_REFS = ('{"metadata":{"team_id":"t","topic_id":"2000","run_id":"my-run","task":"english"},'
-                   '"responses":[{"text":"Kazakhstan adopted a ban on e-cigarettes.",'
-                   '"citations":{"5f91a162-7a1e-4e5e-af0e-6b1bab774964_374756147":0.5}}]}')
-RAGTIME_NO_CITATIONS_KEY = ('{"metadata":{"team_id":"t","topic_id":"2000","run_id":"my-run","run_desc":"d"},'
-                            '"responses":[{"text":"Kazakhstan adopted a ban on e-cigarettes."}],"references":[]}')
+RAGTIME_NO_REFS = (
+    '{"metadata":{"team_id":"t","topic_id":"2000","run_id":"my-run","task":"english"},'
+    '"responses":[{"text":"Kazakhstan adopted a ban on e-cigarettes.",'
+    '"citations":{"5f91a162-7a1e-4e5e-af0e-6b1bab774964_374756147":0.5}}]}'
+)
+RAGTIME_NO_CITATIONS_KEY = (
+    '{"metadata":{"team_id":"t","topic_id":"2000","run_id":"my-run","run_desc":"d"},'
+    '"responses":[{"text":"Kazakhstan adopted a ban on e-cigarettes."}],"references":[]}'
+)
 
 
 @pytest.mark.parametrize("spec_id", ["ragtime25-nist", "ragtime26-nist"])

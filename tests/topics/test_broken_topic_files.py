@@ -56,19 +56,22 @@ def test_tsv_line_in_a_jsonl_file() -> None:
     assert err.line == 2 and "one format" in err.reason
 
 
-@pytest.mark.parametrize(("text", "line", "words"), [
-    ('{"id": true}', 1, "must be a string or an integer, not boolean"),
-    ('{"id": ""}', 1, "is empty"),
-    ('{"id": "1", "title": 3}', 1, "'title' must be a string, not number"),
-    ('{"id": "1", "limit": "many"}', 1, "'limit' must be an integer"),
-    ('[{"id": "1"} {"id": "2"}]', 1, "expected ',' or ']'"),
-    ('[{"id": "1"}, 3]', 1, "array items must be topic objects"),
-    ('[{"id": "1"}]\n[]', 2, "unexpected text after the JSON array"),
-    ('[\n{"id": "1"},\n', 3, "not closed"),
-    ("", 1, "empty"),
-    ("qid\tquery\n", 1, "no topics"),
-    ("\t no id\n", 1, "empty topic id"),
-])
+@pytest.mark.parametrize(
+    ("text", "line", "words"),
+    [
+        ('{"id": true}', 1, "must be a string or an integer, not boolean"),
+        ('{"id": ""}', 1, "is empty"),
+        ('{"id": "1", "title": 3}', 1, "'title' must be a string, not number"),
+        ('{"id": "1", "limit": "many"}', 1, "'limit' must be an integer"),
+        ('[{"id": "1"} {"id": "2"}]', 1, "expected ',' or ']'"),
+        ('[{"id": "1"}, 3]', 1, "array items must be topic objects"),
+        ('[{"id": "1"}]\n[]', 2, "unexpected text after the JSON array"),
+        ('[\n{"id": "1"},\n', 3, "not closed"),
+        ("", 1, "empty"),
+        ("qid\tquery\n", 1, "no topics"),
+        ("\t no id\n", 1, "empty topic id"),
+    ],
+)
 def test_other_broken_shapes(text: str, line: int, words: str) -> None:
     err = error_of(text)
     assert err.line == line
@@ -88,7 +91,9 @@ def test_load_topics_reports_bad_utf8_and_missing_files(tmp_path: Path) -> None:
 
 
 def test_importing_topics_loads_no_heavy_library() -> None:
-    code = ("import sys, citelens.topics; heavy = {'numpy', 'pydantic', 'yaml', 'pygls'} & set(sys.modules);"
-            "print(sorted(heavy))")
+    code = (
+        "import sys, citelens.topics; heavy = {'numpy', 'pydantic', 'yaml', 'pygls'} & set(sys.modules);"
+        "print(sorted(heavy))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

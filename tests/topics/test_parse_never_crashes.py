@@ -10,9 +10,34 @@ from citelens.topics import TopicFileError, parse_topics
 # Text biased towards the characters that steer the parser into each shape.
 shaped_text = st.lists(
     st.one_of(
-        st.sampled_from(['{', '}', '[', ']', '"', ':', ',', '\t', '\n', '\r\n', '\r', '\ufeff',
-                         '"id"', '"request_id"', '"title"', '"limit"', 'null', 'true', '1', '-0.5e3',
-                         '{"id": "1"}', '{"topic_id": 2, "limit": "7"}', '9' * 5000, '[' * 3000]),
+        st.sampled_from(
+            [
+                "{",
+                "}",
+                "[",
+                "]",
+                '"',
+                ":",
+                ",",
+                "\t",
+                "\n",
+                "\r\n",
+                "\r",
+                "\ufeff",
+                '"id"',
+                '"request_id"',
+                '"title"',
+                '"limit"',
+                "null",
+                "true",
+                "1",
+                "-0.5e3",
+                '{"id": "1"}',
+                '{"topic_id": 2, "limit": "7"}',
+                "9" * 5000,
+                "[" * 3000,
+            ]
+        ),
         st.text(max_size=8),
     ),
     max_size=30,

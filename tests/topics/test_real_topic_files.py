@@ -28,10 +28,13 @@ def test_rag25_jsonl_id_and_title() -> None:
     assert topics["464"].fields["id"] == "464"
 
 
-@pytest.mark.parametrize(("name", "count", "first_id"), [
-    ("trec_rag_2026_queries.tsv", 119, "rag2026-0"),
-    ("rag25-topics-dev.tsv", 22, "14"),
-])
+@pytest.mark.parametrize(
+    ("name", "count", "first_id"),
+    [
+        ("trec_rag_2026_queries.tsv", 119, "rag2026-0"),
+        ("rag25-topics-dev.tsv", 22, "14"),
+    ],
+)
 def test_rag26_tsv_without_header(name: str, count: int, first_id: str) -> None:
     topics = load_topics(DATA / name)
     assert len(topics) == count

@@ -61,7 +61,9 @@ def test_text_precedence_follows_the_table_and_skips_nulls() -> None:
 
 
 def test_thousands_of_topics_load_fast() -> None:
-    lines = [json.dumps({"topic_id": str(i), "title": f"topic {i} " * 20, "limit": 5000}) for i in range(20000)]
+    lines = [
+        json.dumps({"topic_id": str(i), "title": f"topic {i} " * 20, "limit": 5000}) for i in range(20000)
+    ]
     started = time.perf_counter()
     topics = parse_topics("\n".join(lines))
     assert len(topics) == 20000

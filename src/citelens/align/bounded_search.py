@@ -20,7 +20,14 @@ import heapq
 
 import numpy as np
 
-from citelens.align.candidate_outcomes import Outcome, SpanContext, align_candidates, settle, support_entry, trusted
+from citelens.align.candidate_outcomes import (
+    Outcome,
+    SpanContext,
+    align_candidates,
+    settle,
+    support_entry,
+    trusted,
+)
 from citelens.align.config import CitationConfig
 from citelens.align.evidence import score_hit
 from citelens.align.match_chains import best_chain, longest_chain
@@ -37,7 +44,9 @@ def can_skip(cfg: CitationConfig, ctx: SpanContext) -> bool:
         trusted(ctx)
         and ctx.embedding_index is None
         and ctx.has_vocab
-        and cfg.match_score > 0 and cfg.mismatch_score <= 0 and cfg.gap_score <= 0
+        and cfg.match_score > 0
+        and cfg.mismatch_score <= 0
+        and cfg.gap_score <= 0
         and min(w.alignment, w.answer_coverage, w.evidence_coverage, w.lexical, w.embedding) >= 0
     )
 
@@ -143,7 +152,15 @@ def bounded_search(ctx, answer_ids, ps, emb, lexical, coverage, bound, klass, ce
             at = first_occurrence(needle, corpus.passage_tokens(p)) if coverage[k] >= 1.0 else -1
             if at >= 0:
                 ctx.alignments += 1
-                hit = Hit(cfg.match_score * m, at, at + m, 0, m, m, [(at, at + m)] if cfg.multi_span_evidence else [])
+                hit = Hit(
+                    cfg.match_score * m,
+                    at,
+                    at + m,
+                    0,
+                    m,
+                    m,
+                    [(at, at + m)] if cfg.multi_span_evidence else [],
+                )
                 settle(ctx, p, hit, answer_ids, lexical[k], emb[k], coverage[k], out)
                 full, caps, _ = thresholds(out, cfg, n_sources, codes)
                 continue
@@ -151,19 +168,42 @@ def bounded_search(ctx, answer_ids, ps, emb, lexical, coverage, bound, klass, ce
             chained += 1
             if chained > _CHAINS_BEFORE_BULK:
                 far_check = False
-                queue = _settle_far_passages(ctx, answer_ids, ps, emb, lexical, coverage, bound, klass, certain, exact, queue + [(neg, k)], out)
+                queue = _settle_far_passages(
+                    ctx,
+                    answer_ids,
+                    ps,
+                    emb,
+                    lexical,
+                    coverage,
+                    bound,
+                    klass,
+                    certain,
+                    exact,
+                    queue + [(neg, k)],
+                    out,
+                )
                 heapq.heapify(queue)
                 continue
         if chains and not exact[k] and not tightened[k]:
-            found = best_chain(positions, corpus.passage_tokens(p).tolist(), cfg.match_score, cfg.mismatch_score, cfg.gap_score)
+            found = best_chain(
+                positions,
+                corpus.passage_tokens(p).tolist(),
+                cfg.match_score,
+                cfg.mismatch_score,
+                cfg.gap_score,
+            )
             if found is not None:
                 exact[k] = True
                 ctx.alignments += 1
                 chain = Hit(found[0], 0, 1 if found[0] else 0, 0, 1, found[1])
                 scored = score_hit(chain, m, lexical[k], emb[k], cfg)
                 if klass[k] == UNKNOWN and certain:
-                    cites = found[0] >= cfg.min_alignment_score and found[0] > 0 and coverage[k] > 0.0 and (
-                        scored.answer_coverage >= floor or coverage[k] >= floor)
+                    cites = (
+                        found[0] >= cfg.min_alignment_score
+                        and found[0] > 0
+                        and coverage[k] > 0.0
+                        and (scored.answer_coverage >= floor or coverage[k] >= floor)
+                    )
                     klass[k] = CITATION if cites else SUPPORT
                 if klass[k] == SUPPORT:
                     if lexical[k] > 0.0 or emb[k] >= cfg.min_embedding_similarity:
@@ -177,7 +217,12 @@ def bounded_search(ctx, answer_ids, ps, emb, lexical, coverage, bound, klass, ce
             # longest increasing chain instead of the shared-token count.
             tightened[k] = True
             longest = longest_chain(positions, corpus.passage_tokens(p).tolist())
-            tighter = weight_per_match * longest + cfg.weights.evidence_coverage + cfg.weights.lexical * lexical[k] + EPS
+            tighter = (
+                weight_per_match * longest
+                + cfg.weights.evidence_coverage
+                + cfg.weights.lexical * lexical[k]
+                + EPS
+            )
             if tighter < bound[k]:
                 bound[k] = tighter
                 heapq.heappush(queue, (-tighter, k))
@@ -188,7 +233,9 @@ def bounded_search(ctx, answer_ids, ps, emb, lexical, coverage, bound, klass, ce
 _CHAINS_BEFORE_BULK = 24
 
 
-def _settle_far_passages(ctx, answer_ids, ps, emb, lexical, coverage, bound, klass, certain, exact, queue, out) -> list:
+def _settle_far_passages(
+    ctx, answer_ids, ps, emb, lexical, coverage, bound, klass, certain, exact, queue, out
+) -> list:
     """Settle the queued passages that cannot hold two matches, all at once.
 
     Such a passage aligns to exactly one match (score 2, 1 match, a 1-token span), so
@@ -213,11 +260,17 @@ def _settle_far_passages(ctx, answer_ids, ps, emb, lexical, coverage, bound, kla
     w = cfg.weights
     normalized = 2 / max(1, 2 * m)
     answer_coverage = 1 / max(1, m)
-    value = w.alignment * normalized + w.answer_coverage * answer_coverage + w.evidence_coverage * 1.0 + w.lexical * lex + w.embedding * np.maximum(0.0, em)
+    value = (
+        w.alignment * normalized
+        + w.answer_coverage * answer_coverage
+        + w.evidence_coverage * 1.0
+        + w.lexical * lex
+        + w.embedding * np.maximum(0.0, em)
+    )
     kind = np.asarray(klass, dtype=np.int8)[far_items]
     if certain:
         floor = cfg.min_answer_coverage
-        cites = (2 >= cfg.min_alignment_score) & (cov > 0.0) & ((answer_coverage >= floor) | (cov >= floor))
+        cites = (cfg.min_alignment_score <= 2) & (cov > 0.0) & ((answer_coverage >= floor) | (cov >= floor))
         kind = np.where(kind == UNKNOWN, np.where(cites, CITATION, SUPPORT), kind)
     for k, v in zip(far_items[kind != SUPPORT].tolist(), value[kind != SUPPORT].tolist()):
         exact[k] = True

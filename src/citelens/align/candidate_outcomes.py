@@ -36,14 +36,20 @@ class Outcome:
     support: list
 
 
-def align_candidates(ctx: SpanContext, answer_ids: list[int], passages: list[int], gap: int | None = None) -> list[Hit]:
+def align_candidates(
+    ctx: SpanContext, answer_ids: list[int], passages: list[int], gap: int | None = None
+) -> list[Hit]:
     corpus, cfg = ctx.corpus, ctx.cfg
     targets = [corpus.passage_tokens(p) for p in passages]
     ctx.alignments += len(passages)
     if ctx.aligner is None or gap is not None:
         return align_many(
-            answer_ids, targets, cfg.match_score, cfg.mismatch_score,
-            cfg.gap_score if gap is None else gap, with_blocks=cfg.multi_span_evidence,
+            answer_ids,
+            targets,
+            cfg.match_score,
+            cfg.mismatch_score,
+            cfg.gap_score if gap is None else gap,
+            with_blocks=cfg.multi_span_evidence,
         )
     if isinstance(ctx.aligner, SmithWatermanAligner):
         return ctx.aligner.hits(answer_ids, targets)
@@ -51,8 +57,15 @@ def align_candidates(ctx: SpanContext, answer_ids: list[int], passages: list[int
     lists = [t.tolist() for t in targets]
     raw = batch(answer_ids, lists) if batch is not None else [ctx.aligner.align(answer_ids, t) for t in lists]
     return [
-        Hit(a.score, a.token_start, a.token_end, getattr(a, "query_start", 0), getattr(a, "query_end", 0),
-            getattr(a, "matches", 0), [tuple(b) for b in getattr(a, "match_blocks", [])])
+        Hit(
+            a.score,
+            a.token_start,
+            a.token_end,
+            getattr(a, "query_start", 0),
+            getattr(a, "query_end", 0),
+            getattr(a, "matches", 0),
+            [tuple(b) for b in getattr(a, "match_blocks", [])],
+        )
         for a in raw
     ]
 
@@ -66,7 +79,11 @@ def settle(ctx, p, hit, answer_ids, lexical, embedding, coverage, out: Outcome) 
     cfg, corpus = ctx.cfg, ctx.corpus
     scored = score_hit(hit, len(answer_ids), lexical, embedding, cfg)
     ok = passes_gate(hit, scored, coverage, cfg)
-    if ok and cfg.require_all_answer_tokens_in_evidence and not (trusted(ctx) and hit.matches == len(answer_ids)):
+    if (
+        ok
+        and cfg.require_all_answer_tokens_in_evidence
+        and not (trusted(ctx) and hit.matches == len(answer_ids))
+    ):
         ok = contains_all(answer_ids, corpus.passage_tokens(p)[hit.token_start : hit.token_end].tolist())
     spans = evidence_spans(corpus, p, hit, cfg) if ok else None
     if spans is not None and scored.score >= cfg.min_final_score:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from citelens.align.config import CitationConfig
 from citelens.align.corpus import PreparedCorpus
@@ -30,7 +31,15 @@ def _is_default_segmenter(segmenter: Any) -> bool:
 class PreparedCitationCorpus:
     """Source-side state for one source set and one config, reused across answers."""
 
-    def __init__(self, corpus: PreparedCorpus, config: CitationConfig, tokenizer: Any, embedder: Any = None, embedding_index: Any = None, embedding_build_ms: float = 0.0) -> None:
+    def __init__(
+        self,
+        corpus: PreparedCorpus,
+        config: CitationConfig,
+        tokenizer: Any,
+        embedder: Any = None,
+        embedding_index: Any = None,
+        embedding_build_ms: float = 0.0,
+    ) -> None:
         self.corpus = corpus
         self.config = config
         self.tokenizer = tokenizer
@@ -48,17 +57,25 @@ class PreparedCitationCorpus:
         tokenizer: Any = None,
         embedder: Any = None,
         use_rust: bool = True,  # accepted for signature compatibility; there is only one path
-    ) -> "PreparedCitationCorpus":
+    ) -> PreparedCitationCorpus:
         cfg = config or CitationConfig()
-        shared = tokenizer is None or (type(tokenizer) is Tokenizer and tokenizer.vocabulary is SHARED_VOCABULARY)
+        shared = tokenizer is None or (
+            type(tokenizer) is Tokenizer and tokenizer.vocabulary is SHARED_VOCABULARY
+        )
         if shared and _is_default_segmenter(source_segmenter):
-            corpus = PreparedCorpus.build(sources, window=cfg.window_size_sentences, stride=cfg.window_stride_sentences)
+            corpus = PreparedCorpus.build(
+                sources, window=cfg.window_size_sentences, stride=cfg.window_stride_sentences
+            )
             tokenizer = tokenizer or Tokenizer(SHARED_VOCABULARY)
         else:
             tokenizer = tokenizer or Tokenizer(SHARED_VOCABULARY)
             corpus = PreparedCorpus.build(
-                sources, window=cfg.window_size_sentences, stride=cfg.window_stride_sentences,
-                tokenizer=None if shared else tokenizer, segmenter=source_segmenter, cache=None,
+                sources,
+                window=cfg.window_size_sentences,
+                stride=cfg.window_stride_sentences,
+                tokenizer=None if shared else tokenizer,
+                segmenter=source_segmenter,
+                cache=None,
             )
         index = None
         build_ms = 0.0
@@ -66,7 +83,9 @@ class PreparedCitationCorpus:
             from citelens.align.embeddings import EmbeddingIndex
 
             started = time.perf_counter()
-            index = EmbeddingIndex.build(embedder, [corpus.passage_text(p) for p in range(corpus.num_passages)])
+            index = EmbeddingIndex.build(
+                embedder, [corpus.passage_text(p) for p in range(corpus.num_passages)]
+            )
             build_ms = (time.perf_counter() - started) * 1000
         return cls(corpus, cfg, tokenizer, embedder, index, build_ms)
 
@@ -89,13 +108,20 @@ class PreparedCitationCorpus:
         started = time.perf_counter()
         spans = (answer_segmenter or SimpleAnswerSegmenter()).segment(answer)
         vocab = getattr(self.tokenizer, "_vocab", None)
-        if aligner is not None and type(aligner) is SmithWatermanAligner and (
-            aligner.match_score, aligner.mismatch_score, aligner.gap_score, aligner.return_match_blocks
-        ) == (cfg.match_score, cfg.mismatch_score, cfg.gap_score, cfg.multi_span_evidence):
+        if (
+            aligner is not None
+            and type(aligner) is SmithWatermanAligner
+            and (aligner.match_score, aligner.mismatch_score, aligner.gap_score, aligner.return_match_blocks)
+            == (cfg.match_score, cfg.mismatch_score, cfg.gap_score, cfg.multi_span_evidence)
+        ):
             aligner = None  # identical to the built-in one
         ctx = SpanContext(
-            corpus=self.corpus, cfg=cfg, tokenizer=self.tokenizer, aligner=aligner,
-            embedding_index=self.embedding_index, has_vocab=isinstance(vocab, dict),
+            corpus=self.corpus,
+            cfg=cfg,
+            tokenizer=self.tokenizer,
+            aligner=aligner,
+            embedding_index=self.embedding_index,
+            has_vocab=isinstance(vocab, dict),
         )
         vectors = None
         embed_ms = 0.0
@@ -113,9 +139,20 @@ class PreparedCitationCorpus:
             t0 = time.perf_counter()
             citations, support, status = search_span(ctx, span.text, ids, query_vector)
             ctx.timings["align_ms"] += (time.perf_counter() - t0) * 1000
-            out.append(SpanCitations.model_construct(answer_span=span, citations=citations, retrieval_support=support, status=status))
-        _report(on_metrics, (time.perf_counter() - started) * 1000, len(spans), self.corpus.num_passages,
-                ctx.alignments, embed_ms, ctx.timings["align_ms"])
+            out.append(
+                SpanCitations.model_construct(
+                    answer_span=span, citations=citations, retrieval_support=support, status=status
+                )
+            )
+        _report(
+            on_metrics,
+            (time.perf_counter() - started) * 1000,
+            len(spans),
+            self.corpus.num_passages,
+            ctx.alignments,
+            embed_ms,
+            ctx.timings["align_ms"],
+        )
         return out
 
 
@@ -124,10 +161,16 @@ def _report(on_metrics, total_ms, n_spans, n_candidates, n_alignments, embed_ms=
         return
     from citelens.align.models import AlignmentMetrics
 
-    on_metrics(AlignmentMetrics(
-        total_time_ms=total_ms, num_answer_spans=n_spans, num_candidates=n_candidates,
-        num_alignments=n_alignments, embedding_time_ms=embed_ms, alignment_time_ms=align_ms,
-    ))
+    on_metrics(
+        AlignmentMetrics(
+            total_time_ms=total_ms,
+            num_answer_spans=n_spans,
+            num_candidates=n_candidates,
+            num_alignments=n_alignments,
+            embedding_time_ms=embed_ms,
+            alignment_time_ms=align_ms,
+        )
+    )
 
 
 def align_citations(
@@ -160,11 +203,21 @@ def align_citations(
     )
     captured: list = []
     results = prepared.align(
-        answer, backend=backend, answer_segmenter=answer_segmenter, aligner=aligner,
+        answer,
+        backend=backend,
+        answer_segmenter=answer_segmenter,
+        aligner=aligner,
         on_metrics=captured.append if on_metrics is not None else None,
     )
     if on_metrics is not None:
         m = captured[0]
-        _report(on_metrics, (time.perf_counter() - started) * 1000, m.num_answer_spans, m.num_candidates,
-                m.num_alignments, prepared.embedding_build_time_ms + m.embedding_time_ms, m.alignment_time_ms)
+        _report(
+            on_metrics,
+            (time.perf_counter() - started) * 1000,
+            m.num_answer_spans,
+            m.num_candidates,
+            m.num_alignments,
+            prepared.embedding_build_time_ms + m.embedding_time_ms,
+            m.alignment_time_ms,
+        )
     return results

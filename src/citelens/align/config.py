@@ -67,7 +67,7 @@ class CitationConfig(BaseModel):
         return data
 
     @classmethod
-    def strict(cls) -> "CitationConfig":
+    def strict(cls) -> CitationConfig:
         """Few, strong citations: every answer token must appear in the evidence."""
         return cls(
             top_k=2,
@@ -80,7 +80,7 @@ class CitationConfig(BaseModel):
         )
 
     @classmethod
-    def permissive(cls) -> "CitationConfig":
+    def permissive(cls) -> CitationConfig:
         """Lenient thresholds for paraphrased or summarised answers."""
         return cls(
             top_k=5,
@@ -93,7 +93,7 @@ class CitationConfig(BaseModel):
         )
 
     @classmethod
-    def fast(cls) -> "CitationConfig":
+    def fast(cls) -> CitationConfig:
         """Smaller candidate budgets and a single citation per span."""
         return cls(
             top_k=1,
@@ -105,12 +105,12 @@ class CitationConfig(BaseModel):
         )
 
     @classmethod
-    def balanced(cls) -> "CitationConfig":
+    def balanced(cls) -> CitationConfig:
         """The defaults, by name."""
         return cls()
 
     @classmethod
-    def preset(cls, name: str) -> "CitationConfig":
+    def preset(cls, name: str) -> CitationConfig:
         """The preset called ``name`` (one of :data:`PRESETS`)."""
         if name not in PRESETS:
             raise ValueError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")

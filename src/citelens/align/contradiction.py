@@ -15,12 +15,50 @@ _NEGATION = re.compile(r"\b(?:not|never|no|neither|nor|nobody|nothing|nowhere|ca
 _NUMBER = re.compile(r"\b\d+(?:[.,]\d+)*")
 
 _SLOT_FILLERS = frozenset(
-    {"a", "an", "the", "of", "in", "on", "at", "to", "for", "with", "by", "from", "and", "or",
-     "percent", "percentage", "pct"}
+    {
+        "a",
+        "an",
+        "the",
+        "of",
+        "in",
+        "on",
+        "at",
+        "to",
+        "for",
+        "with",
+        "by",
+        "from",
+        "and",
+        "or",
+        "percent",
+        "percentage",
+        "pct",
+    }
 )
 _NOT_ENTITIES_AT_START = _SLOT_FILLERS | {
-    "this", "that", "these", "those", "we", "they", "he", "she", "it", "i", "if", "when",
-    "while", "after", "before", "as", "so", "then", "there", "here", "however", "therefore", "but",
+    "this",
+    "that",
+    "these",
+    "those",
+    "we",
+    "they",
+    "he",
+    "she",
+    "it",
+    "i",
+    "if",
+    "when",
+    "while",
+    "after",
+    "before",
+    "as",
+    "so",
+    "then",
+    "there",
+    "here",
+    "however",
+    "therefore",
+    "but",
 }
 
 # (marker, opposite marker): contradiction when one is in the answer and the other in the evidence.

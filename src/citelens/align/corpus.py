@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -53,7 +54,9 @@ def normalize_sources(sources: Sequence[Any]) -> list[NormalizedSource]:
         elif hasattr(item, "id") and hasattr(item, "text"):
             out.append(NormalizedSource(str(item.id), position, item.text, 0, item.text))
         else:
-            raise TypeError(f"source {position}: expected str, SourceDocument or SourceChunk, got {type(item).__name__}")
+            raise TypeError(
+                f"source {position}: expected str, SourceDocument or SourceChunk, got {type(item).__name__}"
+            )
     return out
 
 
@@ -79,7 +82,9 @@ class PreparedDocument:
         return int(self.token_ids.shape[0])
 
 
-def _postings(token_ids: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _postings(
+    token_ids: np.ndarray, lo: np.ndarray, hi: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     n_passages = lo.shape[0]
     lengths = hi - lo
     total = int(lengths.sum())
@@ -98,7 +103,9 @@ def _postings(token_ids: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np
     )
 
 
-def prepare_document(text: str, window: int, stride: int, tokenizer: Any = None, segmenter: Any = None) -> PreparedDocument:
+def prepare_document(
+    text: str, window: int, stride: int, tokenizer: Any = None, segmenter: Any = None
+) -> PreparedDocument:
     """Tokenize, segment and window one text (the default tokenizer and segmenter unless given)."""
     if tokenizer is None:
         ids, starts_list, ends_list = SHARED_VOCABULARY.tokenize_bounds(text)
@@ -110,7 +117,10 @@ def prepare_document(text: str, window: int, stride: int, tokenizer: Any = None,
     if segmenter is None:
         segments = sentence_spans(text)
     else:
-        segments = [(s.doc_char_start, s.doc_char_end) if hasattr(s, "doc_char_start") else tuple(s) for s in segmenter.segment(text)]
+        segments = [
+            (s.doc_char_start, s.doc_char_end) if hasattr(s, "doc_char_start") else tuple(s)
+            for s in segmenter.segment(text)
+        ]
     passages = window_passages(segments, window, stride)
 
     token_ids = np.asarray(ids, dtype=np.int32)
@@ -123,8 +133,18 @@ def prepare_document(text: str, window: int, stride: int, tokenizer: Any = None,
     hi = np.maximum(np.searchsorted(starts, p_ends, side="left").astype(np.int64), lo)
     post_tokens, post_passages, post_counts = _postings(token_ids, lo, hi)
     return PreparedDocument(
-        text, token_ids, starts, ends, p_starts, p_ends, lo, hi,
-        post_tokens, post_passages, post_counts, looks_structured(text),
+        text,
+        token_ids,
+        starts,
+        ends,
+        p_starts,
+        p_ends,
+        lo,
+        hi,
+        post_tokens,
+        post_passages,
+        post_counts,
+        looks_structured(text),
     )
 
 
@@ -190,20 +210,38 @@ class PreparedCorpus:
         n_docs = len(docs)
         counts = [d.passage_starts.shape[0] for d in docs]
         self.passage_source = np.repeat(np.arange(n_docs, dtype=np.int32), counts)
-        self.passage_source_index = np.asarray([s.source_index for s in sources], dtype=np.int64)[self.passage_source] if n_docs else np.zeros(0, np.int64)
+        self.passage_source_index = (
+            np.asarray([s.source_index for s in sources], dtype=np.int64)[self.passage_source]
+            if n_docs
+            else np.zeros(0, np.int64)
+        )
         self.passage_starts = cat([d.passage_starts for d in docs]) if docs else np.zeros(0, np.int32)
         self.passage_ends = cat([d.passage_ends for d in docs]) if docs else np.zeros(0, np.int32)
-        self.passage_lo = cat([d.passage_lo + off for d, off in zip(docs, token_offsets)]) if docs else np.zeros(0, np.int64)
-        self.passage_hi = cat([d.passage_hi + off for d, off in zip(docs, token_offsets)]) if docs else np.zeros(0, np.int64)
+        self.passage_lo = (
+            cat([d.passage_lo + off for d, off in zip(docs, token_offsets)])
+            if docs
+            else np.zeros(0, np.int64)
+        )
+        self.passage_hi = (
+            cat([d.passage_hi + off for d, off in zip(docs, token_offsets)])
+            if docs
+            else np.zeros(0, np.int64)
+        )
         self.structured = [d.structured for d in docs]
         self.any_structured = any(self.structured)
-        self.passage_structured = np.asarray(self.structured, dtype=bool)[self.passage_source] if n_docs else np.zeros(0, bool)
+        self.passage_structured = (
+            np.asarray(self.structured, dtype=bool)[self.passage_source] if n_docs else np.zeros(0, bool)
+        )
         self.source_codes: dict[str, list[int]] = {}
         for i, s in enumerate(sources):
             self.source_codes.setdefault(s.source_id, []).append(i)
 
         post_tokens = cat([d.post_tokens for d in docs]) if docs else np.zeros(0, np.int32)
-        post_passages = cat([d.post_passages.astype(np.int32) + np.int32(off) for d, off in zip(docs, passage_offsets)]) if docs else np.zeros(0, np.int32)
+        post_passages = (
+            cat([d.post_passages.astype(np.int32) + np.int32(off) for d, off in zip(docs, passage_offsets)])
+            if docs
+            else np.zeros(0, np.int32)
+        )
         post_counts = cat([d.post_counts for d in docs]) if docs else np.zeros(0, np.int32)
         order = np.argsort(post_tokens, kind="stable")
         self.post_passages = post_passages[order]
@@ -229,7 +267,7 @@ class PreparedCorpus:
         tokenizer: Any = None,
         segmenter: Any = None,
         cache: DocumentCache | None = DOCUMENT_CACHE,
-    ) -> "PreparedCorpus":
+    ) -> PreparedCorpus:
         normalized = normalize_sources(sources)
         if tokenizer is None and segmenter is None and cache is not None:
             docs = [cache.get(s.source_id, s.text, window, stride) for s in normalized]
@@ -259,7 +297,9 @@ class PreparedCorpus:
         total = int(lengths.sum())
         owner = np.repeat(np.arange(passages.shape[0], dtype=np.int64), lengths)
         firsts = np.cumsum(lengths) - lengths
-        ids = self.token_ids[np.arange(total, dtype=np.int64) - np.repeat(firsts - lo, lengths)].astype(np.int64)
+        ids = self.token_ids[np.arange(total, dtype=np.int64) - np.repeat(firsts - lo, lengths)].astype(
+            np.int64
+        )
         for d in (1, 2):
             if total <= d:
                 continue
@@ -278,4 +318,3 @@ class PreparedCorpus:
 
     def idf_of(self, token_id: int) -> float:
         return float(self.idf[token_id]) if 0 <= token_id < self.idf.shape[0] else 1.0
-

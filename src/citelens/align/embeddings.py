@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -15,7 +16,7 @@ class EmbeddingIndex:
         self.norms = np.linalg.norm(vectors, axis=1) if vectors.size else np.zeros(0, dtype=np.float32)
 
     @classmethod
-    def build(cls, embedder: Any, texts: Sequence[str]) -> "EmbeddingIndex":
+    def build(cls, embedder: Any, texts: Sequence[str]) -> EmbeddingIndex:
         return cls(np.asarray(embedder.encode(list(texts)), dtype=np.float32).reshape(len(texts), -1))
 
     def top_k(self, query: Sequence[float], k: int) -> list[tuple[int, float]]:

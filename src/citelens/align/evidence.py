@@ -87,7 +87,9 @@ def _char_span(corpus: PreparedCorpus, p: int, token_start: int, token_end: int)
     return base + start, base + end
 
 
-def evidence_spans(corpus: PreparedCorpus, p: int, hit: Hit, cfg: CitationConfig) -> list[tuple[int, int]] | None:
+def evidence_spans(
+    corpus: PreparedCorpus, p: int, hit: Hit, cfg: CitationConfig
+) -> list[tuple[int, int]] | None:
     """One span for the alignment, or one per match block in multi-span mode."""
     spans: list[tuple[int, int]] = []
     if cfg.multi_span_evidence and hit.match_blocks:
@@ -152,11 +154,28 @@ class SupportDraft:
     embedding: float
 
 
-def draft_citation(corpus: PreparedCorpus, p: int, hit: Hit, scored: Scored, spans: list[tuple[int, int]], lexical: float, embedding: float) -> CitationDraft:
+def draft_citation(
+    corpus: PreparedCorpus,
+    p: int,
+    hit: Hit,
+    scored: Scored,
+    spans: list[tuple[int, int]],
+    lexical: float,
+    embedding: float,
+) -> CitationDraft:
     source = corpus.sources[corpus.passage_source[p]]
     return CitationDraft(
-        float(scored.score), source.source_id, source.source_index, p,
-        min(s for s, _ in spans), max(e for _, e in spans), spans, hit, scored, lexical, embedding,
+        float(scored.score),
+        source.source_id,
+        source.source_index,
+        p,
+        min(s for s, _ in spans),
+        max(e for _, e in spans),
+        spans,
+        hit,
+        scored,
+        lexical,
+        embedding,
     )
 
 
@@ -165,7 +184,9 @@ def make_citation(corpus: PreparedCorpus, d: CitationDraft):
 
     p, hit, scored, spans = d.candidate_index, d.hit, d.scored, d.spans
     source = corpus.sources[corpus.passage_source[p]]
-    evidence_spans = [EvidenceSpan.model_construct(char_start=s, char_end=e, evidence=source.cut(s, e)) for s, e in spans]
+    evidence_spans = [
+        EvidenceSpan.model_construct(char_start=s, char_end=e, evidence=source.cut(s, e)) for s, e in spans
+    ]
     return Citation.model_construct(
         score=d.score,
         source_id=d.source_id,

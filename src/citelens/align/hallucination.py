@@ -7,7 +7,7 @@ the grounded spans (supported, and partial unless excluded) over all characters.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -66,9 +66,18 @@ def compute_hallucination_metrics(
     cfg = config or HallucinationConfig()
     if not span_citations:
         return HallucinationMetrics(
-            groundedness_score=1.0, hallucination_rate=0.0, supported_ratio=1.0, partial_ratio=0.0,
-            unsupported_ratio=0.0, avg_confidence=1.0, min_confidence=1.0, num_spans=0, num_supported=0,
-            num_partial=0, num_unsupported=0, num_weak_citations=0,
+            groundedness_score=1.0,
+            hallucination_rate=0.0,
+            supported_ratio=1.0,
+            partial_ratio=0.0,
+            unsupported_ratio=0.0,
+            avg_confidence=1.0,
+            min_confidence=1.0,
+            num_spans=0,
+            num_supported=0,
+            num_partial=0,
+            num_unsupported=0,
+            num_weak_citations=0,
         )
     chars = {"supported": 0, "partial": 0, "unsupported": 0}
     counts = {"supported": 0, "partial": 0, "unsupported": 0}
@@ -96,10 +105,16 @@ def compute_hallucination_metrics(
         if grounded:
             weighted += confidence * length
         confidences.append(confidence)
-        per_span.append(SpanConfidence(
-            span=sc.answer_span, status=sc.status, confidence=confidence, is_grounded=grounded,
-            best_citation_score=best_score, source_ids=source_ids,
-        ))
+        per_span.append(
+            SpanConfidence(
+                span=sc.answer_span,
+                status=sc.status,
+                confidence=confidence,
+                is_grounded=grounded,
+                best_citation_score=best_score,
+                source_ids=source_ids,
+            )
+        )
     if total > 0:
         groundedness = weighted / total
         ratios = (chars["supported"] / total, chars["partial"] / total, chars["unsupported"] / total)
@@ -124,7 +139,9 @@ def compute_hallucination_metrics(
     )
 
 
-def is_grounded(answer: str, sources, *, threshold: float = 0.5, config=None, hallucination_config=None, **kwargs) -> bool:
+def is_grounded(
+    answer: str, sources, *, threshold: float = 0.5, config=None, hallucination_config=None, **kwargs
+) -> bool:
     """True when the answer's groundedness reaches ``threshold``."""
     from citelens.align.citations import align_citations
 
@@ -132,7 +149,9 @@ def is_grounded(answer: str, sources, *, threshold: float = 0.5, config=None, ha
     return compute_hallucination_metrics(results, config=hallucination_config).groundedness_score >= threshold
 
 
-def is_hallucinated(answer: str, sources, *, threshold: float = 0.5, config=None, hallucination_config=None, **kwargs) -> bool:
+def is_hallucinated(
+    answer: str, sources, *, threshold: float = 0.5, config=None, hallucination_config=None, **kwargs
+) -> bool:
     """True when the hallucination rate exceeds ``threshold``."""
     from citelens.align.citations import align_citations
 

@@ -9,8 +9,8 @@ Smith-Waterman matches) and the shared content words (the paraphrase gate).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 import numpy as np
 
@@ -18,12 +18,111 @@ from citelens.align.corpus import PreparedCorpus
 
 #: Function words ignored by the content-word coverage; not/no/never are content.
 STOPWORDS = frozenset(
-    """a an the and or but if then else when at by for with about against between into
-    through during before after above below to from up down in out on off over under again
-    further once here there where why how all each few more most other some such only own
-    same so than too very can will just should now of as is are was were be been being have
-    has had do does did this that these those i you he she it we they me him her us them my
-    your his its our their what which who whom""".split()
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "but",
+        "if",
+        "then",
+        "else",
+        "when",
+        "at",
+        "by",
+        "for",
+        "with",
+        "about",
+        "against",
+        "between",
+        "into",
+        "through",
+        "during",
+        "before",
+        "after",
+        "above",
+        "below",
+        "to",
+        "from",
+        "up",
+        "down",
+        "in",
+        "out",
+        "on",
+        "off",
+        "over",
+        "under",
+        "again",
+        "further",
+        "once",
+        "here",
+        "there",
+        "where",
+        "why",
+        "how",
+        "all",
+        "each",
+        "few",
+        "more",
+        "most",
+        "other",
+        "some",
+        "such",
+        "only",
+        "own",
+        "same",
+        "so",
+        "than",
+        "too",
+        "very",
+        "can",
+        "will",
+        "just",
+        "should",
+        "now",
+        "of",
+        "as",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "have",
+        "has",
+        "had",
+        "do",
+        "does",
+        "did",
+        "this",
+        "that",
+        "these",
+        "those",
+        "i",
+        "you",
+        "he",
+        "she",
+        "it",
+        "we",
+        "they",
+        "me",
+        "him",
+        "her",
+        "us",
+        "them",
+        "my",
+        "your",
+        "his",
+        "its",
+        "our",
+        "their",
+        "what",
+        "which",
+        "who",
+        "whom",
+    ]
 )
 
 
@@ -67,7 +166,9 @@ class LexicalMatch:
     content_coverage: np.ndarray  # shared content tokens / answer content tokens
 
 
-def match_passages(corpus: PreparedCorpus, answer_ids: list[int], stop_ids: frozenset[int], has_vocab: bool) -> LexicalMatch:
+def match_passages(
+    corpus: PreparedCorpus, answer_ids: list[int], stop_ids: frozenset[int], has_vocab: bool
+) -> LexicalMatch:
     n = corpus.num_passages
     counts = Counter(answer_ids)
     denom = sum(corpus.idf_of(t) for t in counts)

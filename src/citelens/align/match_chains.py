@@ -8,12 +8,17 @@ These are used to settle most candidate passages before any alignment runs.
 from __future__ import annotations
 
 from bisect import bisect_left
-from typing import Sequence
+from collections.abc import Sequence
 
 
 def best_chain(
-    query_positions: dict[int, list[int]], target: Sequence[int], match: int = 2, mismatch: int = -1, gap: int = -1,
-    *, max_pairs: int = 12,
+    query_positions: dict[int, list[int]],
+    target: Sequence[int],
+    match: int = 2,
+    mismatch: int = -1,
+    gap: int = -1,
+    *,
+    max_pairs: int = 12,
 ) -> tuple[int, int] | None:
     """(score, matches) of the best local alignment, from the matching cells only.
 

@@ -7,7 +7,8 @@ path builds them with ``model_construct`` once the values are known to be valid.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Mapping
+from collections.abc import Mapping
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
@@ -42,7 +43,7 @@ class SourceChunk(BaseModel):
     source_index: int | None = None
 
     @model_validator(mode="after")
-    def _chunk_sits_in_document(self) -> "SourceChunk":
+    def _chunk_sits_in_document(self) -> SourceChunk:
         if self.document_text is None:
             return self
         if self.doc_char_start < 0 or self.doc_char_end < self.doc_char_start:
@@ -146,7 +147,7 @@ class SpanCitations(BaseModel):
     status: Status
 
     @model_validator(mode="after")
-    def _status_matches_citations(self) -> "SpanCitations":
+    def _status_matches_citations(self) -> SpanCitations:
         if self.citations and self.status == "unsupported":
             raise ValueError("unsupported status requires citations to be empty")
         if not self.citations and self.status != "unsupported":

@@ -18,8 +18,8 @@ Two implementations give identical results:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 STOP, DIAGONAL, UP, LEFT = 0, 1, 2, 3
 
@@ -90,7 +90,12 @@ def align_pair(
                     cand = (gap, 0, fresh[0], fresh[1])
                 if cand[0] <= 0:
                     continue
-                if cell is None or (cand[0], cand[1], -cand[2], -cand[3]) > (cell[0], cell[1], -cell[2], -cell[3]):
+                if cell is None or (cand[0], cand[1], -cand[2], -cand[3]) > (
+                    cell[0],
+                    cell[1],
+                    -cell[2],
+                    -cell[3],
+                ):
                     cell, move = cand, kind
             cur[j] = cell
             row_moves[j] = move
@@ -126,7 +131,7 @@ def _fits(m: int, n_cols: int, gap_cost: int) -> bool:
     scale = m1 * m1 * n_cols
     top = (2 * m + 1) * scale
     reset = top + gap_cost * scale * n_cols + 1
-    return (2 * m + 1) * m1 ** 3 * n_cols * n_cols < _INT64_SAFE and reset * (n_cols + 1) < _INT64_SAFE
+    return (2 * m + 1) * m1**3 * n_cols * n_cols < _INT64_SAFE and reset * (n_cols + 1) < _INT64_SAFE
 
 
 def align_many(
@@ -156,20 +161,29 @@ def align_many(
     return out
 
 
-def align_many_arrays(query: Sequence[int], targets: Sequence[Sequence[int]], match: int = 2, mismatch: int = -1, gap: int = -1):
+def align_many_arrays(
+    query: Sequence[int], targets: Sequence[Sequence[int]], match: int = 2, mismatch: int = -1, gap: int = -1
+):
     """Like ``align_many`` without match blocks, as six int64 arrays (score, token_start,
     token_end, query_start, query_end, matches) - for scoring many passages at once."""
     import numpy as np
 
     if match <= 0 or mismatch > 0 or gap > 0 or not len(query):
         hits = [align_pair(query, t, match, mismatch, gap) for t in targets]
-        return tuple(np.asarray([getattr(h, f) for h in hits], dtype=np.int64)
-                     for f in ("score", "token_start", "token_end", "query_start", "query_end", "matches"))
+        return tuple(
+            np.asarray([getattr(h, f) for h in hits], dtype=np.int64)
+            for f in ("score", "token_start", "token_end", "query_start", "query_end", "matches")
+        )
     parts = []
     for chunk in _chunks(len(query), targets, -gap):
         if len(chunk) == 1 and not _fits(len(query), len(chunk[0]) + 1, -gap):
             h = align_pair(query, chunk[0], match, mismatch, gap)
-            parts.append(tuple(np.asarray([v], dtype=np.int64) for v in (h.score, h.token_start, h.token_end, h.query_start, h.query_end, h.matches)))
+            parts.append(
+                tuple(
+                    np.asarray([v], dtype=np.int64)
+                    for v in (h.score, h.token_start, h.token_end, h.query_start, h.query_end, h.matches)
+                )
+            )
         else:
             parts.append(_align_packed(query, chunk, match, mismatch, gap, False)[0])
     return tuple(np.concatenate([p[i] for p in parts]) for i in range(6))
@@ -230,7 +244,9 @@ def _align_packed(query, targets, match, mismatch, gap, with_blocks):
     fresh_meta = (n_cols - 1 - cols) * m1
     fresh = np.where(
         same,
-        (match * scale + match_unit - (scale - 1)) + fresh_meta[None, :] + (m - np.arange(m, dtype=np.int64))[:, None],
+        (match * scale + match_unit - (scale - 1))
+        + fresh_meta[None, :]
+        + (m - np.arange(m, dtype=np.int64))[:, None],
         0,
     )
 
@@ -295,7 +311,9 @@ def _align_packed(query, targets, match, mismatch, gap, with_blocks):
     blocks = None
     if with_blocks:
         blocks = [
-            _trace_blocks(moves, q, layout, int(rows_end[k]), int(col[k]), int(offsets[k])) if found[k] else []
+            _trace_blocks(moves, q, layout, int(rows_end[k]), int(col[k]), int(offsets[k]))
+            if found[k]
+            else []
             for k in range(len(targets))
         ]
     return arrays, blocks
@@ -338,7 +356,12 @@ class SmithWatermanAligner:
 
     def hits(self, seq1: Sequence[int], seqs: Sequence[Sequence[int]]) -> list[Hit]:
         return align_many(
-            seq1, seqs, self.match_score, self.mismatch_score, self.gap_score, with_blocks=self.return_match_blocks
+            seq1,
+            seqs,
+            self.match_score,
+            self.mismatch_score,
+            self.gap_score,
+            with_blocks=self.return_match_blocks,
         )
 
     def align(self, seq1: Sequence[int], seq2: Sequence[int]):
@@ -349,12 +372,15 @@ class SmithWatermanAligner:
 
         return [
             Alignment(
-                score=h.score, token_start=h.token_start, token_end=h.token_end,
-                query_start=h.query_start, query_end=h.query_end, matches=h.matches,
+                score=h.score,
+                token_start=h.token_start,
+                token_end=h.token_end,
+                query_start=h.query_start,
+                query_end=h.query_end,
+                matches=h.matches,
                 match_blocks=h.match_blocks,
             )
             if h.score > 0
             else Alignment(score=0, token_start=0, token_end=0)
             for h in self.hits(seq1, seqs)
         ]
-

@@ -35,14 +35,20 @@ def search_span(ctx: SpanContext, text: str, answer_ids: list[int], query_vector
             emb = np.asarray([v[0] for _, v in ordered])
             lexical = np.asarray([v[1] for _, v in ordered])
         if cfg.max_candidates_total > 0:
-            ps, emb, lexical = ps[: cfg.max_candidates_total], emb[: cfg.max_candidates_total], lexical[: cfg.max_candidates_total]
+            ps, emb, lexical = (
+                ps[: cfg.max_candidates_total],
+                emb[: cfg.max_candidates_total],
+                lexical[: cfg.max_candidates_total],
+            )
         if ps.size:
             _align_selected(ctx, text, answer_ids, ps, emb, lexical, lex, out)
     drafts = rank_citations(out.citations, cfg)
     citations = [make_citation(corpus, d) for d in drafts]
     passage = corpus.passage_text(drafts[0].candidate_index) if drafts else ""
     status = span_status(drafts, cfg, text, passage, citations[0].evidence if citations else "")
-    support = [] if cfg.max_retrieval_support <= 0 else heapq.nsmallest(cfg.max_retrieval_support, out.support)
+    support = (
+        [] if cfg.max_retrieval_support <= 0 else heapq.nsmallest(cfg.max_retrieval_support, out.support)
+    )
     drafts_support = [SupportDraft(-e[0], e[1], e[2], e[3], e[4], e[5]) for e in support]
     return citations, [make_support(corpus, d) for d in drafts_support], status
 
@@ -67,7 +73,9 @@ def _align_selected(ctx, text, answer_ids, ps, emb_arr, lexical_arr, lex, out: O
 
     w = cfg.weights
     shared = lex.shared[ps]
-    bound = (w.alignment + w.answer_coverage) * shared / m + w.evidence_coverage + w.lexical * lexical_arr + EPS
+    bound = (
+        (w.alignment + w.answer_coverage) * shared / m + w.evidence_coverage + w.lexical * lexical_arr + EPS
+    )
     floor = cfg.min_answer_coverage
     certain = (
         cfg.min_alignment_score <= cfg.match_score
@@ -92,8 +100,11 @@ def _retry_structured(ctx, text, ps, emb, lexical, cited, out: Outcome) -> None:
     if not answer_ids:
         return
     picks = [
-        k for k, p in enumerate(ps.tolist())
-        if p not in cited and corpus.structured[corpus.passage_source[p]] and corpus.passage_hi[p] > corpus.passage_lo[p]
+        k
+        for k, p in enumerate(ps.tolist())
+        if p not in cited
+        and corpus.structured[corpus.passage_source[p]]
+        and corpus.passage_hi[p] > corpus.passage_lo[p]
     ]
     if not picks:
         return
@@ -101,7 +112,11 @@ def _retry_structured(ctx, text, ps, emb, lexical, cited, out: Outcome) -> None:
     newly = set()
     for k, hit in zip(picks, hits):
         p = int(ps[k])
-        coverage = content_coverage(answer_ids, corpus.passage_tokens(p).tolist(), ctx.stop_ids) if ctx.has_vocab else 0.0
+        coverage = (
+            content_coverage(answer_ids, corpus.passage_tokens(p).tolist(), ctx.stop_ids)
+            if ctx.has_vocab
+            else 0.0
+        )
         trial = Outcome([], [])
         if settle(ctx, p, hit, answer_ids, lexical[k], emb[k], coverage, trial):
             out.citations.extend(trial.citations)

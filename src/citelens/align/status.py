@@ -39,7 +39,9 @@ def rank_citations(citations: list, cfg: CitationConfig) -> list:
     return out
 
 
-def span_status(citations: list, cfg: CitationConfig, answer_text: str, best_passage_text: str, best_evidence: str = "") -> str:
+def span_status(
+    citations: list, cfg: CitationConfig, answer_text: str, best_passage_text: str, best_evidence: str = ""
+) -> str:
     """unsupported without citations; partial if the best passage contradicts; else by coverage."""
     if not citations:
         return "unsupported"

@@ -117,8 +117,7 @@ def _example(code: str, where: str, body: str) -> Example:
         raise CatalogError(f"{where}: {code}: an example needs a fenced block with spec=ID")
     attrs, text = run
     note = " ".join(_FENCE.sub("", body).split())
-    return Example(attrs["spec"], text, topics, spec_file, attrs.get("saved-as", "utf-8"), note,
-                   body.strip())
+    return Example(attrs["spec"], text, topics, spec_file, attrs.get("saved-as", "utf-8"), note, body.strip())
 
 
 def parse_rule_file(text: str, module: str) -> dict[str, RuleDoc]:
@@ -130,18 +129,18 @@ def parse_rule_file(text: str, module: str) -> dict[str, RuleDoc]:
     for n, head in enumerate(heads):
         code = head.group(1)
         end = heads[n + 1].start() if n + 1 < len(heads) else len(text)
-        section, masked_section = text[head.end():end], masked[head.end():end]
+        section, masked_section = text[head.end() : end], masked[head.end() : end]
         subs = list(_SUB_HEADING.finditer(masked_section))
         if not subs:
             raise CatalogError(f"{where}: {code}: no subsections")
-        summary_text = " ".join(section[:subs[0].start()].split())
+        summary_text = " ".join(section[: subs[0].start()].split())
         parts: dict[str, str] = {}
         for k, sub in enumerate(subs):
             name = SECTIONS.get(sub.group(1).lower())
             if name is None:
                 raise CatalogError(f"{where}: {code}: unknown subsection {sub.group(1)!r}")
             stop = subs[k + 1].start() if k + 1 < len(subs) else len(section)
-            parts[name] = section[sub.end():stop].strip()
+            parts[name] = section[sub.end() : stop].strip()
         missing = [title.capitalize() for title, name in SECTIONS.items() if not parts.get(name)]
         if not summary_text:
             missing.insert(0, "summary")
@@ -149,10 +148,17 @@ def parse_rule_file(text: str, module: str) -> dict[str, RuleDoc]:
             raise CatalogError(f"{where}: {code}: missing or empty: {', '.join(missing)}")
         if code in docs:
             raise CatalogError(f"{where}: {code} is documented twice")
-        docs[code] = RuleDoc(code, module, summary_text, parts["checks"], parts["why"],
-                             _example(code, where, parts["failing"]),
-                             _example(code, where, parts["passing"]), parts["fix"],
-                             text[head.start():end].strip())
+        docs[code] = RuleDoc(
+            code,
+            module,
+            summary_text,
+            parts["checks"],
+            parts["why"],
+            _example(code, where, parts["failing"]),
+            _example(code, where, parts["passing"]),
+            parts["fix"],
+            text[head.start() : end].strip(),
+        )
     return docs
 
 

@@ -10,9 +10,10 @@ on this).
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from citelens.check import workers
 from citelens.check.finding import Finding
@@ -38,8 +39,12 @@ from citelens.specs.model import STRUCTURE_CODES, TrackSpec
 _PROBLEM_CODES = {"duplicate_key": "duplicate_key", "nonfinite": "json_syntax", "overflow": "json_syntax"}
 
 
-def run_rules(value: Any, spec: TrackSpec | None, request: TopicInfo | None = None,
-              topics: Mapping[str, TopicInfo] | None = None) -> ReportView:
+def run_rules(
+    value: Any,
+    spec: TrackSpec | None,
+    request: TopicInfo | None = None,
+    topics: Mapping[str, TopicInfo] | None = None,
+) -> ReportView:
     """All per-report rules, in the order autojudge-base applies them. `request` is the
     report's topic; or give `topics` and it is looked up by the report's topic id."""
     if not isinstance(value, dict):
@@ -90,8 +95,9 @@ class Policy:
         return out
 
 
-def check_report(value: Any, spec: TrackSpec | None = None, request: TopicInfo | None = None,
-                 *, strict: bool = False) -> list[Finding]:
+def check_report(
+    value: Any, spec: TrackSpec | None = None, request: TopicInfo | None = None, *, strict: bool = False
+) -> list[Finding]:
     """Findings for one report value (pointers only; no positions)."""
     return Policy(spec, strict).apply(run_rules(value, spec, request).findings)
 
@@ -105,9 +111,17 @@ class _ItemOutcome:
 class Checker:
     """Checks files for one (spec, topics, policy); reuse it to re-check edited text."""
 
-    def __init__(self, spec: TrackSpec | None = None, topics: Mapping[str, TopicInfo] | None = None,
-                 *, strict: bool = False, overrides: Mapping[str, str] | None = None,
-                 fixes: bool = False, cache_size: int = 20000, workers: int = 1):
+    def __init__(
+        self,
+        spec: TrackSpec | None = None,
+        topics: Mapping[str, TopicInfo] | None = None,
+        *,
+        strict: bool = False,
+        overrides: Mapping[str, str] | None = None,
+        fixes: bool = False,
+        cache_size: int = 20000,
+        workers: int = 1,
+    ):
         self.spec, self.topics, self.fixes = spec, topics, fixes
         self.workers = workers  # >1: big files are checked by forked processes (the CLI)
         self.policy = Policy(spec, strict, dict(overrides or {}))
@@ -130,7 +144,8 @@ class Checker:
     def check_source(self, source: SourceFile, path: str) -> FileResult:
         text = source.text
         findings: list[Finding] = [
-            Finding(p.code, "error", p.message, start=p.start, end=p.end) for p in source.problems]
+            Finding(p.code, "error", p.message, start=p.start, end=p.end) for p in source.problems
+        ]
         if source.syntax is not None:
             findings.append(_syntax(source.syntax.message, source.syntax.offset))
         report_findings, facts = self._collect(text, source.items)
@@ -167,14 +182,17 @@ class Checker:
             outcome = self._item(text, item)
             findings.extend(_moved(f, item.start) for f in outcome.findings)
             if outcome.facts is not None:  # a cached outcome may be shared by equal lines
-                facts.append(replace(outcome.facts, index=item.index) if self._cache_size
-                             else _indexed(outcome.facts, item.index))
+                facts.append(
+                    replace(outcome.facts, index=item.index)
+                    if self._cache_size
+                    else _indexed(outcome.facts, item.index)
+                )
         return self.policy.apply(findings), facts
 
     def _item(self, text: str, item: Item) -> _ItemOutcome:
         if not self._cache_size:
             return self._check_item(text, item)
-        key = text[item.start:item.end]
+        key = text[item.start : item.end]
         hit = self._cache.get(key)
         if hit is not None:
             self._cache.move_to_end(key)
@@ -192,8 +210,9 @@ class Checker:
             return _ItemOutcome([_syntax(item.syntax.message, item.syntax.offset - base)], None)
         out: list[Finding] = []
         for p in item.problems:
-            finding = Finding(_PROBLEM_CODES[p.kind], "error", _problem_message(p),
-                              start=p.start - base, end=p.end - base)
+            finding = Finding(
+                _PROBLEM_CODES[p.kind], "error", _problem_message(p), start=p.start - base, end=p.end - base
+            )
             if self.fixes and p.kind == "duplicate_key":
                 from citelens.fixes.edits import shift
                 from citelens.fixes.fixers import fix_duplicate_key
@@ -239,7 +258,9 @@ def _moved(f: Finding, by: int) -> Finding:
     return replace(f.with_span(f.start + by, f.end + by), fix=shift(f.fix, by))
 
 
-def _span(text: str, item: Item, pointer: str, target: str, locator: Locator | None = None) -> tuple[int, int]:
+def _span(
+    text: str, item: Item, pointer: str, target: str, locator: Locator | None = None
+) -> tuple[int, int]:
     """Where a finding about `pointer` goes: walked on the text (C scanners; give one
     `locator` per item to share its reads) unless the item's node tree exists already;
     the same span either way (tests/agreement/test_fast_locate.py). An item without a
@@ -258,8 +279,10 @@ def _syntax(message: str, offset: int) -> Finding:
 
 def _problem_message(p) -> str:
     if p.kind == "duplicate_key":
-        return (f"key {p.detail!r} appears twice in this object; JSON readers keep only the last "
-                "value, so remove or rename one")
+        return (
+            f"key {p.detail!r} appears twice in this object; JSON readers keep only the last "
+            "value, so remove or rename one"
+        )
     if p.kind == "nonfinite":
         return f"{p.detail} is not valid JSON (Python writes it for NaN/inf); use a number or null"
     return f"the number {p.detail} is too large for a 64-bit float; use a smaller number"

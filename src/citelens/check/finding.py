@@ -59,10 +59,30 @@ class Finding:
 
     # direct construction: dataclasses.replace is several times slower, and these run once
     # or twice per finding on a file with thousands of them
-    def with_span(self, start: int, end: int) -> "Finding":
-        return Finding(self.code, self.severity, self.message, self.pointer, self.target, start,
-                       end if end > start else start + 1, self.topic_id, self.fix, self.data)
+    def with_span(self, start: int, end: int) -> Finding:
+        return Finding(
+            self.code,
+            self.severity,
+            self.message,
+            self.pointer,
+            self.target,
+            start,
+            end if end > start else start + 1,
+            self.topic_id,
+            self.fix,
+            self.data,
+        )
 
-    def with_severity(self, severity: Severity) -> "Finding":
-        return Finding(self.code, severity, self.message, self.pointer, self.target, self.start,
-                       self.end, self.topic_id, self.fix, self.data)
+    def with_severity(self, severity: Severity) -> Finding:
+        return Finding(
+            self.code,
+            severity,
+            self.message,
+            self.pointer,
+            self.target,
+            self.start,
+            self.end,
+            self.topic_id,
+            self.fix,
+            self.data,
+        )

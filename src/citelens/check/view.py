@@ -33,8 +33,14 @@ _FITS: dict[str, frozenset[str]] = {
     "ragtime_bad": frozenset(),
     "invalid": frozenset(),
 }
-FAMILY = {"neuclir": "neuclir", "digits": "neuclir", "rag24": "rag24", "ragtime": "ragtime",
-          "ragtime_lax": "ragtime", "ragtime_bad": "ragtime"}
+FAMILY = {
+    "neuclir": "neuclir",
+    "digits": "neuclir",
+    "rag24": "rag24",
+    "ragtime": "ragtime",
+    "ragtime_lax": "ragtime",
+    "ragtime_bad": "ragtime",
+}
 SHAPE_NAMES = {
     "rag24": "integer indices into `references`",
     "neuclir": "a list of doc ids",
@@ -57,7 +63,7 @@ def is_int_like(x: Any) -> bool:
     return isinstance(x, str) and _INT_TEXT.match(x) is not None
 
 
-_FLOAT_SAFE = 2 ** 1023  # every int strictly inside +-this converts to a finite float
+_FLOAT_SAFE = 2**1023  # every int strictly inside +-this converts to a finite float
 
 
 def fits_float(x: int) -> bool:
@@ -99,8 +105,12 @@ def citation_kind(citations: Any) -> str:
         values = citations.values()
         if all(type(v) is float or (type(v) is int and -_FLOAT_SAFE < v < _FLOAT_SAFE) for v in values):
             return "ragtime"
-    elif t is list and citations and all(type(c) is str for c in citations) \
-            and not any(c[:1] in "+-" or c[:1].isdigit() or c[:1].isspace() for c in citations):
+    elif (
+        t is list
+        and citations
+        and all(type(c) is str for c in citations)
+        and not any(c[:1] in "+-" or c[:1].isdigit() or c[:1].isspace() for c in citations)
+    ):
         return "neuclir"
     if isinstance(citations, list):
         if not citations:
@@ -157,7 +167,7 @@ class ReportView:
     topic_id: str | None = None
 
     @classmethod
-    def build(cls, value: dict, spec: TrackSpec | None, request: TopicInfo | None = None) -> "ReportView":
+    def build(cls, value: dict, spec: TrackSpec | None, request: TopicInfo | None = None) -> ReportView:
         view = cls(value, spec, request)
         if spec is not None and spec.layout == "flat":
             view.meta, view.meta_ptr = value, ""
@@ -173,8 +183,9 @@ class ReportView:
             view.sentences_ptr = "/" + spec.sentences_key
         if not isinstance(view.sentences, list):
             view.sentences = None if view.sentences is None else []
-        kinds = view.kinds = [citation_kind(s.get("citations")) if type(s) is dict else "none"
-                              for s in (view.sentences or [])]
+        kinds = view.kinds = [
+            citation_kind(s.get("citations")) if type(s) is dict else "none" for s in (view.sentences or [])
+        ]
         first = kinds[0] if kinds else "none"
         # one plain shape throughout (the usual report) is its own answer
         view.shape = first if first in _PLAIN and kinds.count(first) == len(kinds) else resolve_shape(kinds)
@@ -197,10 +208,12 @@ class ReportView:
         return FAMILY.get(self.kinds[i])
 
     # --- reporting -------------------------------------------------------------------
-    def add(self, code: str, message: str, *tokens: object, target: Target = Target.VALUE,
-            **data: Any) -> None:
-        self.findings.append(Finding(code, "error", message, pointer_join(*tokens),
-                                     target, topic_id=self.topic_id, data=data))
+    def add(
+        self, code: str, message: str, *tokens: object, target: Target = Target.VALUE, **data: Any
+    ) -> None:
+        self.findings.append(
+            Finding(code, "error", message, pointer_join(*tokens), target, topic_id=self.topic_id, data=data)
+        )
 
     def sptr(self, i: int, *rest: object) -> tuple:
         """Pointer tokens of sentence i (and below)."""
@@ -224,12 +237,19 @@ class ReportView:
         if shape == "rag24" and isinstance(cits, list):
             refs = self.references() or []
             for j, c in enumerate(cits):
-                if isinstance(c, int) and not isinstance(c, bool) and 0 <= c < len(refs) \
-                        and isinstance(refs[c], str):
+                if (
+                    isinstance(c, int)
+                    and not isinstance(c, bool)
+                    and 0 <= c < len(refs)
+                    and isinstance(refs[c], str)
+                ):
                     out.append((refs[c], self.sptr(i, "citations", j), Target.VALUE))
         elif shape == "neuclir" and isinstance(cits, list):
-            out.extend((c, self.sptr(i, "citations", j), Target.VALUE)
-                       for j, c in enumerate(cits) if isinstance(c, str))
+            out.extend(
+                (c, self.sptr(i, "citations", j), Target.VALUE)
+                for j, c in enumerate(cits)
+                if isinstance(c, str)
+            )
         elif shape == "ragtime" and isinstance(cits, dict):
             out.extend((d, self.sptr(i, "citations", d), Target.KEY) for d in cits)
         return out

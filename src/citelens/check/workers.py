@@ -23,7 +23,7 @@ def worth_forking(reports: int) -> bool:
     return reports >= MIN_REPORTS and can_fork()
 
 
-def forked_collect(checker: "Checker", text: str, items: list["Item"]) -> tuple[list, list]:
+def forked_collect(checker: Checker, text: str, items: list[Item]) -> tuple[list, list]:
     """Check the reports in `checker.workers` slices at once: this process takes the
     first slice, forked children (which share the decoded file without copying it) the
     others, each sending back its findings pickled through a pipe. A child that fails
@@ -38,7 +38,9 @@ def forked_collect(checker: "Checker", text: str, items: list["Item"]) -> tuple[
             status = 1
             try:
                 os.close(read_fd)
-                blob = pickle.dumps(_pack(*checker.collect_range(text, items[lo:hi])), pickle.HIGHEST_PROTOCOL)
+                blob = pickle.dumps(
+                    _pack(*checker.collect_range(text, items[lo:hi])), pickle.HIGHEST_PROTOCOL
+                )
                 with os.fdopen(write_fd, "wb") as out:
                     out.write(blob)
                 status = 0
@@ -46,12 +48,16 @@ def forked_collect(checker: "Checker", text: str, items: list["Item"]) -> tuple[
                 os._exit(status)
         os.close(write_fd)
         children.append((pid, read_fd, lo, hi))
-    findings, facts = checker.collect_range(text, items[bounds[0][0]:bounds[0][1]])
+    findings, facts = checker.collect_range(text, items[bounds[0][0] : bounds[0][1]])
     for pid, read_fd, lo, hi in children:
         with os.fdopen(read_fd, "rb") as pipe:
             blob = pipe.read()
         _, status = os.waitpid(pid, 0)
-        part = _unpack(*pickle.loads(blob)) if status == 0 and blob else checker.collect_range(text, items[lo:hi])
+        part = (
+            _unpack(*pickle.loads(blob))
+            if status == 0 and blob
+            else checker.collect_range(text, items[lo:hi])
+        )
         findings.extend(part[0])
         facts.extend(part[1])
     return findings, facts
@@ -60,9 +66,16 @@ def forked_collect(checker: "Checker", text: str, items: list["Item"]) -> tuple[
 def _pack(findings: list, facts: list) -> tuple[list, list]:
     """Plain tuples: several times cheaper to pickle than dataclass instances (workers
     never carry fixes, which only a single-process `--fix` run computes)."""
-    return ([(f.code, f.severity, f.message, f.pointer, f.target.value, f.start, f.end, f.topic_id, f.data)
-             for f in findings],
-            [(r.index, r.topic_id, r.topic_ptr, r.meta_ptr, r.narrative, r.has_narrative, r.values) for r in facts])
+    return (
+        [
+            (f.code, f.severity, f.message, f.pointer, f.target.value, f.start, f.end, f.topic_id, f.data)
+            for f in findings
+        ],
+        [
+            (r.index, r.topic_id, r.topic_ptr, r.meta_ptr, r.narrative, r.has_narrative, r.values)
+            for r in facts
+        ],
+    )
 
 
 def _unpack(findings: list, facts: list) -> tuple[list, list]:
@@ -70,6 +83,10 @@ def _unpack(findings: list, facts: list) -> tuple[list, list]:
     from citelens.check.rules.coverage import ReportFacts
 
     targets = {t.value: t for t in Target}
-    return ([Finding(c, sev, msg, ptr, targets[tgt], start, end, tid, None, data)
-             for c, sev, msg, ptr, tgt, start, end, tid, data in findings],
-            [ReportFacts(*fields) for fields in facts])
+    return (
+        [
+            Finding(c, sev, msg, ptr, targets[tgt], start, end, tid, None, data)
+            for c, sev, msg, ptr, tgt, start, end, tid, data in findings
+        ],
+        [ReportFacts(*fields) for fields in facts],
+    )

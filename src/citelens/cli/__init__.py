@@ -61,8 +61,11 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except Exception as exc:  # a bug of ours: one clear line, not a traceback
-        print(f"citelens {args.command}: internal error: {type(exc).__name__}: {exc} "
-              "(please report it; set CITELENS_DEBUG=1 for the traceback)", file=sys.stderr)
+        print(
+            f"citelens {args.command}: internal error: {type(exc).__name__}: {exc} "
+            "(please report it; set CITELENS_DEBUG=1 for the traceback)",
+            file=sys.stderr,
+        )
         if os.environ.get("CITELENS_DEBUG"):
             raise
         return EXIT_USAGE

@@ -20,9 +20,15 @@ def configure(p: argparse.ArgumentParser) -> None:
     answer = p.add_mutually_exclusive_group(required=True)
     answer.add_argument("--answer", metavar="TEXT", help="the answer text")
     answer.add_argument("--answer-file", metavar="FILE", help="read the answer from FILE ('-' for stdin)")
-    p.add_argument("--sources", required=True, metavar="SOURCES.jsonl",
-                   help="JSON lines, one source per line: {\"id\": ..., \"text\": ...}")
-    p.add_argument("--config", choices=PRESETS, default="balanced", help="threshold preset (default: balanced)")
+    p.add_argument(
+        "--sources",
+        required=True,
+        metavar="SOURCES.jsonl",
+        help='JSON lines, one source per line: {"id": ..., "text": ...}',
+    )
+    p.add_argument(
+        "--config", choices=PRESETS, default="balanced", help="threshold preset (default: balanced)"
+    )
     p.add_argument("--format", choices=("text", "json"), default="text")
 
 
@@ -63,19 +69,21 @@ def read_sources(path: str) -> list:
                 try:
                     item = json.loads(line)
                 except json.JSONDecodeError as exc:
-                    raise InputError(f"{path}:{number}: not valid JSON ({exc.msg}, column {exc.colno})") from None
+                    raise InputError(
+                        f"{path}:{number}: not valid JSON ({exc.msg}, column {exc.colno})"
+                    ) from None
                 if not isinstance(item, dict):
-                    raise InputError(f"{path}:{number}: expected a JSON object with \"id\" and \"text\"")
+                    raise InputError(f'{path}:{number}: expected a JSON object with "id" and "text"')
                 doc_id, text = item.get("id"), item.get("text")
                 if not isinstance(doc_id, (str, int)) or isinstance(doc_id, bool):
-                    raise InputError(f"{path}:{number}: \"id\" must be a string or a number")
+                    raise InputError(f'{path}:{number}: "id" must be a string or a number')
                 if not isinstance(text, str):
-                    raise InputError(f"{path}:{number}: \"text\" must be a string")
+                    raise InputError(f'{path}:{number}: "text" must be a string')
                 sources.append(SourceDocument(id=str(doc_id), text=text))
         except UnicodeDecodeError as exc:
             raise InputError(f"{path}: not UTF-8 text ({exc.reason})") from None
     if not sources:
-        raise InputError(f"{path}: no sources (expected JSON lines with \"id\" and \"text\")")
+        raise InputError(f'{path}: no sources (expected JSON lines with "id" and "text")')
     return sources
 
 
@@ -131,16 +139,23 @@ def render_text(results, style: _Style) -> str:
         words = {normalize_token(span.text[s:e]) for s, e in token_spans(span.text)}
         indent = " " * (width + 2)
         for c in sc.citations:
-            pieces = [mark_matches(e.evidence, words, style) for e in sorted(c.evidence_spans, key=lambda e: e.char_start)]
+            pieces = [
+                mark_matches(e.evidence, words, style)
+                for e in sorted(c.evidence_spans, key=lambda e: e.char_start)
+            ]
             evidence = " ... ".join(pieces) if pieces else mark_matches(c.evidence, words, style)
             coverage = c.components.get("answer_coverage", 0.0)
-            lines.append(f"{indent}{c.source_id} [{c.char_start}:{c.char_end}] score {c.score:.2f} coverage {coverage:.0%}")
+            lines.append(
+                f"{indent}{c.source_id} [{c.char_start}:{c.char_end}] score {c.score:.2f} coverage {coverage:.0%}"
+            )
             lines.append(f"{indent}  {evidence}")
         if not sc.citations:
             if sc.retrieval_support:
                 r = sc.retrieval_support[0]
-                lines.append(f"{indent}no evidence; nearest passage {r.source_id} [{r.passage_char_start}:{r.passage_char_end}] "
-                             f"shares words only (score {r.retrieval_score:.2f})")
+                lines.append(
+                    f"{indent}no evidence; nearest passage {r.source_id} [{r.passage_char_start}:{r.passage_char_end}] "
+                    f"shares words only (score {r.retrieval_score:.2f})"
+                )
             else:
                 lines.append(f"{indent}no evidence in the sources")
     metrics = compute_hallucination_metrics(results)

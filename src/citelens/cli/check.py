@@ -11,18 +11,31 @@ from citelens.cli import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("paths", nargs="+", metavar="PATH", help="run files (JSONL, JSON array or one "
-                   "report); a directory means the files directly inside it")
-    p.add_argument("--spec", help="built-in track spec id (see `citelens specs`) or a spec file "
-                   "(YAML/TOML; FILE#ID to pick one spec)")
-    p.add_argument("--topics", help="topics/requests file (TSV or JSON lines): topic coverage, "
-                   "exact narratives and per-topic length limits")
+    p.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="run files (JSONL, JSON array or one report); a directory means the files directly inside it",
+    )
+    p.add_argument(
+        "--spec",
+        help="built-in track spec id (see `citelens specs`) or a spec file "
+        "(YAML/TOML; FILE#ID to pick one spec)",
+    )
+    p.add_argument(
+        "--topics",
+        help="topics/requests file (TSV or JSON lines): topic coverage, "
+        "exact narratives and per-topic length limits",
+    )
     p.add_argument("--strict", action="store_true", default=None, help="report every finding as an error")
     p.add_argument("--format", choices=("text", "json", "github", "sarif"), default="text")
     p.add_argument("--statistics", action="store_true", help="print counts per code instead of findings")
     p.add_argument("--fix", action="store_true", help="apply the safe fixes in place")
-    p.add_argument("--unsafe-fixes", action="store_true", help="with --fix/--diff: also apply fixes "
-                   "that change content (e.g. trimming an over-long answer)")
+    p.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="with --fix/--diff: also apply fixes that change content (e.g. trimming an over-long answer)",
+    )
     p.add_argument("--diff", action="store_true", help="show the fixes as a unified diff; write nothing")
 
 
@@ -59,9 +72,15 @@ class _Checkers:
         if key not in self._by_key:
             spec = resolve_spec(settings.spec) if settings.spec else None
             topics = load_topics(settings.topics) if settings.topics else None
-            self._by_key[key] = Checker(spec, topics, strict=settings.strict, overrides=settings.severity,
-                                        fixes=self.fixes, cache_size=0 if not self.fixes else 20000,
-                                        workers=min(os.cpu_count() or 1, 4))
+            self._by_key[key] = Checker(
+                spec,
+                topics,
+                strict=settings.strict,
+                overrides=settings.severity,
+                fixes=self.fixes,
+                cache_size=0 if not self.fixes else 20000,
+                workers=min(os.cpu_count() or 1, 4),
+            )
         return self._by_key[key]
 
 
@@ -75,8 +94,11 @@ def run(args: argparse.Namespace) -> int:
     from citelens.specs import SpecError
     from citelens.topics import TopicFileError
 
-    cli = {"spec": args.spec, "strict": args.strict,
-           "topics": str(Path(args.topics).resolve()) if args.topics else None}
+    cli = {
+        "spec": args.spec,
+        "strict": args.strict,
+        "topics": str(Path(args.topics).resolve()) if args.topics else None,
+    }
     checkers = _Checkers(fixes=args.fix or args.diff)
     results, used = [], []
     try:
@@ -94,8 +116,9 @@ def run(args: argparse.Namespace) -> int:
         from citelens.cli.fixing import apply_fixes
 
         try:
-            results = apply_fixes(results, used, write=args.fix and not args.diff,
-                                  unsafe=args.unsafe_fixes, stream=sys.stdout)
+            results = apply_fixes(
+                results, used, write=args.fix and not args.diff, unsafe=args.unsafe_fixes, stream=sys.stdout
+            )
         except OSError as exc:
             print(f"citelens check: {exc}", file=sys.stderr)
             return EXIT_USAGE

@@ -19,15 +19,22 @@ from citelens.cli import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", metavar="PATH", help="run file: JSONL, a JSON array of reports, or one report")
     p.add_argument("--to", required=True, metavar="SPEC", help="target track spec id or spec file")
-    p.add_argument("--from", dest="source", metavar="SPEC", help="how to read the input (e.g. rag24 for the "
-                   "flat 2024 layout); detected when omitted")
+    p.add_argument(
+        "--from",
+        dest="source",
+        metavar="SPEC",
+        help="how to read the input (e.g. rag24 for the flat 2024 layout); detected when omitted",
+    )
     out = p.add_mutually_exclusive_group()
     out.add_argument("-o", "--output", metavar="OUT", help="write here (default: standard output)")
     out.add_argument("--in-place", action="store_true", help="replace PATH with the converted run")
     p.add_argument("--force", action="store_true", help="allow -o to replace an existing file")
     p.add_argument("--topics", help="topics file: fills a missing narrative with the exact topic text")
-    p.add_argument("--keep-going", action="store_true",
-                   help="convert and write the good reports even if some are broken (they are listed)")
+    p.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="convert and write the good reports even if some are broken (they are listed)",
+    )
     p.add_argument("--quiet", action="store_true", help="do not list what the conversion lost")
 
 
@@ -80,7 +87,9 @@ def run(args: argparse.Namespace) -> int:
     notes: list[str] = []
     for item in source.items:
         if not item.ok:
-            broken.append(f"{where(item.syntax.offset)}: error[json_syntax] not valid JSON: {item.syntax.message}")
+            broken.append(
+                f"{where(item.syntax.offset)}: error[json_syntax] not valid JSON: {item.syntax.message}"
+            )
             continue
         defaults = None
         if topics and isinstance(item.value, dict):
@@ -91,8 +100,9 @@ def run(args: argparse.Namespace) -> int:
         try:
             value, losses = convert_value(item.value, source_spec, target, defaults=defaults)
         except ConversionError as exc:
-            broken.append(f"{where(item.start)}: error[schema] cannot convert this report: "
-                          f"{str(exc).splitlines()[0]}")
+            broken.append(
+                f"{where(item.start)}: error[schema] cannot convert this report: {str(exc).splitlines()[0]}"
+            )
             continue
         converted.append(value)
         for note in losses:
@@ -105,8 +115,11 @@ def run(args: argparse.Namespace) -> int:
     for line in broken:
         print(line, file=sys.stderr)
     if broken and not args.keep_going:
-        print(f"citelens convert: {len(broken)} broken report(s); nothing written "
-              "(fix them, or use --keep-going)", file=sys.stderr)
+        print(
+            f"citelens convert: {len(broken)} broken report(s); nothing written "
+            "(fix them, or use --keep-going)",
+            file=sys.stderr,
+        )
         return EXIT_FINDINGS
 
     if source.layout == "array":
@@ -123,8 +136,11 @@ def run(args: argparse.Namespace) -> int:
         write_atomic(out_path, body.encode("utf-8"))
     after = Checker(target, topics).check_text(body)
     errors = after.count("error")
-    print(f"converted {len(converted)} report(s) to {target.track}"
-          + (f" -> {out_path}" if out_path else "")
-          + f"; {len(notes)} note(s); the result has {errors} error(s) against {target.track}"
-          + (" (run `citelens check` on it for details)" if errors else ""), file=sys.stderr)
+    print(
+        f"converted {len(converted)} report(s) to {target.track}"
+        + (f" -> {out_path}" if out_path else "")
+        + f"; {len(notes)} note(s); the result has {errors} error(s) against {target.track}"
+        + (" (run `citelens check` on it for details)" if errors else ""),
+        file=sys.stderr,
+    )
     return EXIT_FINDINGS if broken else EXIT_OK

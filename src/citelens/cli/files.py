@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
@@ -20,8 +21,6 @@ def write_atomic(path: str | Path, data: bytes) -> None:
             os.chmod(tmp, target.stat().st_mode & 0o7777)
         os.replace(tmp, target)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise

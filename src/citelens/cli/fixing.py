@@ -15,16 +15,19 @@ from citelens.source.document import decode
 _BOM = b"\xef\xbb\xbf"
 
 
-def apply_fixes(results: list[FileResult], checkers: list, *, write: bool, unsafe: bool,
-                stream: TextIO) -> list[FileResult]:
+def apply_fixes(
+    results: list[FileResult], checkers: list, *, write: bool, unsafe: bool, stream: TextIO
+) -> list[FileResult]:
     """Fix each checked file (its own checker, made with fixes=True); return what is left."""
     out: list[FileResult] = []
     for result, checker in zip(results, checkers):
         data = Path(result.path).read_bytes()
         text, problems = decode(data)
         if problems:
-            print(f"{result.path}: not fixed: the file is not valid UTF-8 (fixing it would lose bytes)",
-                  file=sys.stderr)
+            print(
+                f"{result.path}: not fixed: the file is not valid UTF-8 (fixing it would lose bytes)",
+                file=sys.stderr,
+            )
             out.append(result)
             continue
         outcome = fix_text(text, checker, unsafe=unsafe, path=result.path)
@@ -35,8 +38,13 @@ def apply_fixes(results: list[FileResult], checkers: list, *, write: bool, unsaf
             write_atomic(result.path, (_BOM if data.startswith(_BOM) else b"") + outcome.text.encode("utf-8"))
             print(f"{result.path}: applied {len(outcome.applied)} fix(es)", file=sys.stderr)
         else:
-            stream.writelines(difflib.unified_diff(
-                text.splitlines(keepends=True), outcome.text.splitlines(keepends=True),
-                fromfile=f"a/{result.path}", tofile=f"b/{result.path}"))
+            stream.writelines(
+                difflib.unified_diff(
+                    text.splitlines(keepends=True),
+                    outcome.text.splitlines(keepends=True),
+                    fromfile=f"a/{result.path}",
+                    tofile=f"b/{result.path}",
+                )
+            )
         out.append(outcome.result)
     return out

@@ -19,10 +19,15 @@ _FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```[ \t]*$", re.S | re.M)
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("code", nargs="?", metavar="CODE", help="a finding code, e.g. citation_count "
-                   "(omit to list every code)")
-    p.add_argument("--format", choices=("text", "json"), default="text",
-                   help="text for people (default), json for tools")
+    p.add_argument(
+        "code",
+        nargs="?",
+        metavar="CODE",
+        help="a finding code, e.g. citation_count (omit to list every code)",
+    )
+    p.add_argument(
+        "--format", choices=("text", "json"), default="text", help="text for people (default), json for tools"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -32,8 +37,15 @@ def run(args: argparse.Namespace) -> int:
     if args.code is None:
         docs = all_rule_docs()
         if args.format == "json":
-            json.dump([{"code": d.code, "module": d.module, "summary": d.summary,
-                        "docs_uri": docs_uri(d.code)} for d in docs], out, indent=2, ensure_ascii=False)
+            json.dump(
+                [
+                    {"code": d.code, "module": d.module, "summary": d.summary, "docs_uri": docs_uri(d.code)}
+                    for d in docs
+                ],
+                out,
+                indent=2,
+                ensure_ascii=False,
+            )
             out.write("\n")
         else:
             out.write(render_list(docs))
@@ -45,9 +57,16 @@ def run(args: argparse.Namespace) -> int:
         close = closest_codes(args.code)
         hint = ""
         if close:
-            hint = "; did you mean " + (", ".join(close[:-1]) + " or " if len(close) > 1 else "") + close[-1] + "?"
-        print(f"citelens rules: unknown code {args.code!r}{hint} (`citelens rules` lists every code)",
-              file=sys.stderr)
+            hint = (
+                "; did you mean "
+                + (", ".join(close[:-1]) + " or " if len(close) > 1 else "")
+                + close[-1]
+                + "?"
+            )
+        print(
+            f"citelens rules: unknown code {args.code!r}{hint} (`citelens rules` lists every code)",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     if args.format == "json":
         data = asdict(doc)
@@ -67,8 +86,9 @@ def render_list(docs) -> str:
     lines = [f"{'CODE'.ljust(width)}  {'MODULE'.ljust(mod_width)}  SUMMARY"]
     lines += [f"{d.code.ljust(width)}  {d.module.ljust(mod_width)}  {d.summary}" for d in docs]
     lines.append("")
-    lines.append("`citelens rules CODE` explains a code; `citelens specs ID` shows which are warnings "
-                 "under a spec.")
+    lines.append(
+        "`citelens rules CODE` explains a code; `citelens specs ID` shows which are warnings under a spec."
+    )
     return "\n".join(lines) + "\n"
 
 
@@ -90,6 +110,7 @@ def _block_label(info: str) -> str:
 def plain(markdown: str) -> str:
     """Markdown as terminal text: fenced blocks become labelled, indented blocks; emphasis
     markers go; everything else (tables, lists, `code`) reads fine as written."""
+
     def block(m: re.Match) -> str:
         label = _block_label(m.group(1))
         body = "\n".join("    " + line if line else "" for line in m.group(2).rstrip("\n").split("\n"))
@@ -118,8 +139,7 @@ def render_doc(doc, uri: str | None = None) -> str:
         value = getattr(doc, name)
         text = value.markdown if hasattr(value, "markdown") else value
         out += ["", titles[name], "-" * len(titles[name]), plain(text)]
-    out += ["", "Severity under the built-in specs (`--strict` makes it an error everywhere)",
-            "-" * 75]
+    out += ["", "Severity under the built-in specs (`--strict` makes it an error everywhere)", "-" * 75]
     out += _severities(doc.code)
     if uri:
         out += ["", f"Documentation: {uri}"]

@@ -28,10 +28,19 @@ REFERENCES = {
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("spec", nargs="?", metavar="ID|FILE", help="a built-in spec id, a spec file "
-                   "(.toml/.yml/.yaml/.json), or FILE#ID (omit to list the built-in specs)")
-    p.add_argument("--format", choices=("text", "json"), default="text",
-                   help="text for people (default), json: the specs as data")
+    p.add_argument(
+        "spec",
+        nargs="?",
+        metavar="ID|FILE",
+        help="a built-in spec id, a spec file "
+        "(.toml/.yml/.yaml/.json), or FILE#ID (omit to list the built-in specs)",
+    )
+    p.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text for people (default), json: the specs as data",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -52,7 +61,9 @@ def run(args: argparse.Namespace) -> int:
             specs = load_spec_file(path)
             if spec_id:
                 if spec_id not in specs:
-                    raise SpecError(f"no spec {spec_id!r} in this file; it has: {', '.join(specs)}", str(path))
+                    raise SpecError(
+                        f"no spec {spec_id!r} in this file; it has: {', '.join(specs)}", str(path)
+                    )
                 return _show_one(specs[spec_id], args.format)
             if len(specs) == 1 and args.format == "text":
                 return _show_one(next(iter(specs.values())), args.format, source=str(path))
@@ -62,12 +73,16 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     close = difflib.get_close_matches(wanted, list(builtin), n=3, cutoff=0.5)
     hint = f"; did you mean {', '.join(close)}?" if close else ""
-    print(f"citelens specs: unknown spec {wanted!r}{hint} (built-in: {', '.join(builtin)}; "
-          "or give a spec file)", file=sys.stderr)
+    print(
+        f"citelens specs: unknown spec {wanted!r}{hint} (built-in: {', '.join(builtin)}; "
+        "or give a spec file)",
+        file=sys.stderr,
+    )
     return EXIT_USAGE
 
 
 # --- output -----------------------------------------------------------------------------
+
 
 def _dump(data: Any) -> None:
     json.dump(data, sys.stdout, indent=2, ensure_ascii=False)
@@ -101,8 +116,16 @@ def length_rule(spec) -> str:
 def render_table(specs: list, title: str, show: str = "citelens specs ID") -> str:
     rows = [("ID", "TASK", "CITATIONS", "SENTENCES", "LENGTH", "DESCRIPTION")]
     for s in specs:
-        rows.append((s.track, s.task, ", ".join(s.sentence_type), s.sentences_key, length_rule(s),
-                     s.description or ""))
+        rows.append(
+            (
+                s.track,
+                s.task,
+                ", ".join(s.sentence_type),
+                s.sentences_key,
+                length_rule(s),
+                s.description or "",
+            )
+        )
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
     lines = [f"{title}:", ""]
     for r in rows:
@@ -116,8 +139,9 @@ def never_reported(spec) -> list[str]:
     checked_refs = spec.references_kind in ("cited_only", "retrieval_list")
     off = {
         "references_present": spec.references_kind != "none",
-        "references_missing": not ((checked_refs and not spec.references_optional)
-                                   or spec.require_references_key),
+        "references_missing": not (
+            (checked_refs and not spec.references_optional) or spec.require_references_key
+        ),
         "references_duplicate": not checked_refs,
         "references_undeclared": not checked_refs,
         "references_uncited": not checked_refs,
@@ -172,21 +196,35 @@ def spec_rules(spec) -> list[tuple[str, str]]:
     if spec.length_limit is not None:
         length = f"at most {spec.length_limit} {spec.length_unit}"
     elif spec.length_limit_request_field:
-        length = (f"at most the topic's `{spec.length_limit_request_field}` {spec.length_unit} "
-                  "(needs --topics)")
+        length = (
+            f"at most the topic's `{spec.length_limit_request_field}` {spec.length_unit} (needs --topics)"
+        )
     else:
         length = "no limit"
-    unit = {"words": "whitespace-separated words of the space-joined sentence texts",
-            "chars": "characters (NFKC) of the space-joined sentence texts"}[spec.length_unit]
+    unit = {
+        "words": "whitespace-separated words of the space-joined sentence texts",
+        "chars": "characters (NFKC) of the space-joined sentence texts",
+    }[spec.length_unit]
     rules = [
         ("task", f"{spec.task} ({'RAG answer' if spec.task == 'generation' else 'report generation'})"),
-        ("layout", "metadata keys at the top level (flat 2024 format)" if spec.layout == "flat"
-         else "a `metadata` object, the sentence list and `references`"),
+        (
+            "layout",
+            "metadata keys at the top level (flat 2024 format)"
+            if spec.layout == "flat"
+            else "a `metadata` object, the sentence list and `references`",
+        ),
         ("sentences", f"in `{spec.sentences_key}`"),
         ("citations", " or ".join(shapes) + f"; `citelens convert` writes {spec.emit_sentence_type}"),
-        ("citations per sentence", f"at most {spec.max_citations_per_sentence}"
-         if spec.max_citations_per_sentence is not None else "no limit"),
-        ("repeated citation", "flagged (citation_duplicate)" if spec.flag_duplicate_citations else "not checked"),
+        (
+            "citations per sentence",
+            f"at most {spec.max_citations_per_sentence}"
+            if spec.max_citations_per_sentence is not None
+            else "no limit",
+        ),
+        (
+            "repeated citation",
+            "flagged (citation_duplicate)" if spec.flag_duplicate_citations else "not checked",
+        ),
         ("every citation key", "required" if spec.require_citations_key else "not required"),
         ("topic id", f"`{md}{spec.topic_id_field}`"),
         ("required metadata", _list(spec.mandatory_metadata)),
@@ -195,18 +233,34 @@ def spec_rules(spec) -> list[tuple[str, str]]:
         ("string ids", _list(spec.string_ids, "no rule beyond the report model's types")),
         ("allowed values", _list([f"{k} in {list(v)}" for k, v in spec.metadata_values.items()])),
         ("same on every line", _list(spec.same_on_every_line)),
-        ("topic text", f"`{md}{spec.narrative_field}` must copy the topic text exactly (needs --topics)"
-         if spec.require_exact_narrative else "not checked"),
-        ("run_id", f"at most {spec.run_id_max_len} characters" if spec.run_id_max_len is not None
-         else "no length limit"),
-        ("doc ids", f"must match `{spec.docid_pattern}` as a whole" +
-         (f" (e.g. {spec.docid_example})" if spec.docid_example else "") if spec.docid_pattern
-         else "any string"),
+        (
+            "topic text",
+            f"`{md}{spec.narrative_field}` must copy the topic text exactly (needs --topics)"
+            if spec.require_exact_narrative
+            else "not checked",
+        ),
+        (
+            "run_id",
+            f"at most {spec.run_id_max_len} characters"
+            if spec.run_id_max_len is not None
+            else "no length limit",
+        ),
+        (
+            "doc ids",
+            f"must match `{spec.docid_pattern}` as a whole"
+            + (f" (e.g. {spec.docid_example})" if spec.docid_example else "")
+            if spec.docid_pattern
+            else "any string",
+        ),
         ("collections", _list(spec.collection_ids or (), "not stated")),
         ("references", refs),
         ("length", length + (f"; counted as {unit}" if length != "no limit" else "")),
-        ("declared length", f"`{spec.response_length_field}` must equal the word count"
-         if spec.response_length_field else "not checked"),
+        (
+            "declared length",
+            f"`{spec.response_length_field}` must equal the word count"
+            if spec.response_length_field
+            else "not checked",
+        ),
     ]
     return rules
 

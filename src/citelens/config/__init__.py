@@ -8,5 +8,14 @@ from citelens.config.error import ConfigError
 from citelens.config.loader import CONFIG_FILES, find_config, load_config, settings_for
 from citelens.config.settings import SETTING_KEYS, SEVERITY_VALUES, Settings, SeverityOverride
 
-__all__ = ["CONFIG_FILES", "SETTING_KEYS", "SEVERITY_VALUES", "ConfigError", "Settings", "SeverityOverride",
-           "find_config", "load_config", "settings_for"]
+__all__ = [
+    "CONFIG_FILES",
+    "SETTING_KEYS",
+    "SEVERITY_VALUES",
+    "ConfigError",
+    "Settings",
+    "SeverityOverride",
+    "find_config",
+    "load_config",
+    "settings_for",
+]

@@ -34,8 +34,9 @@ def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as exc:
         m = _TOML_AT.search(str(exc))
-        raise ConfigError(f"not valid TOML: {_TOML_AT.sub('', str(exc)).strip()}", path,
-                          int(m.group(1)) if m else None) from None
+        raise ConfigError(
+            f"not valid TOML: {_TOML_AT.sub('', str(exc)).strip()}", path, int(m.group(1)) if m else None
+        ) from None
 
 
 def _table(data: dict[str, Any], table: Table) -> dict[str, Any] | None:
@@ -86,8 +87,12 @@ def _resolve_spec(value: str, base: Path, path: Path, line: int | None) -> str:
     spec_path = (base / file_part).resolve()
     if spec_path.is_file():
         return f"{spec_path}{hash_}{wanted}"
-    raise ConfigError(f"'spec': {value!r} is neither a built-in spec{suggestion(value, sorted(known))} "
-                      f"(known: {', '.join(sorted(known))}) nor a spec file (no file {spec_path})", path, line)
+    raise ConfigError(
+        f"'spec': {value!r} is neither a built-in spec{suggestion(value, sorted(known))} "
+        f"(known: {', '.join(sorted(known))}) nor a spec file (no file {spec_path})",
+        path,
+        line,
+    )
 
 
 def load_config(path: str | Path) -> Settings:
@@ -109,8 +114,12 @@ def load_config(path: str | Path) -> Settings:
 
     for key in raw:
         if key not in SETTING_KEYS:
-            raise ConfigError(f"unknown setting {key!r}{suggestion(key, SETTING_KEYS)} in {where}; "
-                              f"known settings: {', '.join(SETTING_KEYS)}", path, line(key))
+            raise ConfigError(
+                f"unknown setting {key!r}{suggestion(key, SETTING_KEYS)} in {where}; "
+                f"known settings: {', '.join(SETTING_KEYS)}",
+                path,
+                line(key),
+            )
     for key, kind in (("spec", str), ("topics", str), ("strict", bool), ("severity", dict)):
         if key in raw and not isinstance(raw[key], kind):
             expected = {"str": "a string", "bool": "true or false", "dict": "a table of code = severity"}
@@ -123,8 +132,9 @@ def load_config(path: str | Path) -> Settings:
         topics = (base / raw["topics"]).resolve()
         if not topics.is_file():
             raise ConfigError(f"'topics': no file {topics}", path, line("topics"))
-    severity = check_severity_table(raw.get("severity", {}), "'severity'",
-                                    lambda code: line(code, ("severity",)), path)
+    severity = check_severity_table(
+        raw.get("severity", {}), "'severity'", lambda code: line(code, ("severity",)), path
+    )
     return Settings(spec=spec, topics=topics, strict=raw.get("strict", False), severity=severity, source=path)
 
 

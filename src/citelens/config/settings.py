@@ -29,7 +29,7 @@ class Settings:
     severity: Mapping[str, SeverityOverride] = field(default_factory=dict)  # code -> override
     source: Path | None = None  # the config file these came from; None = defaults only
 
-    def merged_with(self, cli_overrides: Mapping[str, Any]) -> "Settings":
+    def merged_with(self, cli_overrides: Mapping[str, Any]) -> Settings:
         """These settings with the command line's values on top.
 
         `cli_overrides` holds only keys of `SETTING_KEYS`; a None value means "flag not
@@ -60,17 +60,25 @@ def suggestion(word: str, known: tuple[str, ...] | list[str]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-def check_severity_table(table: Mapping[str, Any], where: str,
-                         line_of: "Any | None" = None, path: Path | None = None) -> dict[str, SeverityOverride]:
+def check_severity_table(
+    table: Mapping[str, Any], where: str, line_of: Any | None = None, path: Path | None = None
+) -> dict[str, SeverityOverride]:
     """A validated copy of a `code -> severity` table; `line_of(code)` locates errors."""
     out: dict[str, SeverityOverride] = {}
     for code, value in table.items():
         line = line_of(code) if line_of else None
         if code not in FINDING_CODES:
-            raise ConfigError(f"{where}: unknown finding code {code!r}{suggestion(code, FINDING_CODES)}; "
-                              f"known codes: {', '.join(FINDING_CODES)}", path, line)
+            raise ConfigError(
+                f"{where}: unknown finding code {code!r}{suggestion(code, FINDING_CODES)}; "
+                f"known codes: {', '.join(FINDING_CODES)}",
+                path,
+                line,
+            )
         if value not in SEVERITY_VALUES:
-            raise ConfigError(f"{where}: severity of {code!r} must be one of {', '.join(SEVERITY_VALUES)}, "
-                              f"not {value!r}", path, line)
+            raise ConfigError(
+                f"{where}: severity of {code!r} must be one of {', '.join(SEVERITY_VALUES)}, not {value!r}",
+                path,
+                line,
+            )
         out[code] = value
     return out

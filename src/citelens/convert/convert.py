@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from citelens.specs import TrackSpec
 
 
-def resolve(spec: "TrackSpec | str") -> "TrackSpec":
+def resolve(spec: TrackSpec | str) -> TrackSpec:
     from citelens.specs import resolve_spec
 
     resolved = resolve_spec(spec)
@@ -30,13 +30,14 @@ def resolve(spec: "TrackSpec | str") -> "TrackSpec":
     return resolved
 
 
-def citation_limit(spec: "TrackSpec") -> int | None:
+def citation_limit(spec: TrackSpec) -> int | None:
     """The per-sentence cap conversion enforces: none when the spec only warns about it."""
     return None if "citation_count" in spec.smells else spec.max_citations_per_sentence
 
 
-def target_references(source: list[str] | None, ranked: list[RankedCitations | None],
-                      spec: "TrackSpec") -> list[str]:
+def target_references(
+    source: list[str] | None, ranked: list[RankedCitations | None], spec: TrackSpec
+) -> list[str]:
     """`cited_only`: the cited ids; otherwise the source list de-duplicated, then cited ids it lacks."""
     references = [] if spec.references_kind == "cited_only" else list(dict.fromkeys(source or []))
     known = set(references)
@@ -61,7 +62,7 @@ def emit(ranked: RankedCitations | None, tag: str, position: dict[str, int]) -> 
     raise KeyError(f"cannot emit citations for sentence_type {tag!r}")
 
 
-def convert(report: Report, spec: "TrackSpec | str") -> Report:
+def convert(report: Report, spec: TrackSpec | str) -> Report:
     """A new `Report` whose sentences, references and metadata follow `spec` (id or TrackSpec)."""
     spec = resolve(spec)
     tag = spec.emit_sentence_type
@@ -71,21 +72,35 @@ def convert(report: Report, spec: "TrackSpec | str") -> Report:
     ranked = [truncate(rank_citations(s.citations), limit) for s in resolved]
     references = target_references(report.references, ranked, spec)
     position = {doc_id: i for i, doc_id in enumerate(references)}
-    sentences = [cls(text=s.text, citations=emit(pairs, tag, position), metadata=s.metadata, evaldata=s.evaldata)
-                 for s, pairs in zip(resolved, ranked)]
-    return Report(is_ragtime=tag == "ragtime", metadata=map_metadata(report.metadata, spec),
-                  responses=sentences, references=None if spec.references_kind == "none" else references)
+    sentences = [
+        cls(text=s.text, citations=emit(pairs, tag, position), metadata=s.metadata, evaldata=s.evaldata)
+        for s, pairs in zip(resolved, ranked)
+    ]
+    return Report(
+        is_ragtime=tag == "ragtime",
+        metadata=map_metadata(report.metadata, spec),
+        responses=sentences,
+        references=None if spec.references_kind == "none" else references,
+    )
 
 
-def to_rag(report: Report, spec: "TrackSpec | str | None" = None) -> Report:
+def to_rag(report: Report, spec: TrackSpec | str | None = None) -> Report:
     """Deprecated: `convert(report, spec)` with an explicit RAG spec; defaults to rag25."""
-    warnings.warn("to_rag is deprecated; use convert(report, spec) with an explicit spec, "
-                  "e.g. convert(report, 'rag26').", DeprecationWarning, stacklevel=2)
+    warnings.warn(
+        "to_rag is deprecated; use convert(report, spec) with an explicit spec, "
+        "e.g. convert(report, 'rag26').",
+        DeprecationWarning,
+        stacklevel=2,
+    )
     return convert(report, spec or "rag25")
 
 
-def to_ragtime(report: Report, spec: "TrackSpec | str | None" = None) -> Report:
+def to_ragtime(report: Report, spec: TrackSpec | str | None = None) -> Report:
     """Deprecated: `convert(report, spec)` with an explicit RAGTIME spec; defaults to ragtime25."""
-    warnings.warn("to_ragtime is deprecated; use convert(report, spec) with an explicit spec, "
-                  "e.g. convert(report, 'ragtime26').", DeprecationWarning, stacklevel=2)
+    warnings.warn(
+        "to_ragtime is deprecated; use convert(report, spec) with an explicit spec, "
+        "e.g. convert(report, 'ragtime26').",
+        DeprecationWarning,
+        stacklevel=2,
+    )
     return convert(report, spec or "ragtime25")

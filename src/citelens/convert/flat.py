@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from citelens.specs import TrackSpec
 
 
-def is_flat(spec: "TrackSpec | None") -> bool:
+def is_flat(spec: TrackSpec | None) -> bool:
     """Whether a spec lays metadata out at the top level."""
     return spec is not None and spec.layout == "flat"
 
@@ -25,7 +25,7 @@ def word_count(texts: Iterable[str]) -> int:
     return sum(len(unicodedata.normalize("NFKC", t.strip()).split()) for t in texts)
 
 
-def structural_keys(spec: "TrackSpec") -> set[str]:
+def structural_keys(spec: TrackSpec) -> set[str]:
     """Top-level keys of a flat line that are not metadata."""
     keys = {spec.sentences_key, "references"}
     if spec.response_length_field:
@@ -33,7 +33,7 @@ def structural_keys(spec: "TrackSpec") -> set[str]:
     return keys
 
 
-def flat_to_nested(value: dict[str, Any], spec: "TrackSpec") -> dict[str, Any]:
+def flat_to_nested(value: dict[str, Any], spec: TrackSpec) -> dict[str, Any]:
     """A flat line as a `metadata`-wrapped value the `Report` model loads.
 
     The topic text moves to `narrative`, an int topic id becomes a string, and the
@@ -57,7 +57,7 @@ def flat_to_nested(value: dict[str, Any], spec: "TrackSpec") -> dict[str, Any]:
     return nested
 
 
-def nested_to_flat(wire: dict[str, Any], spec: "TrackSpec") -> dict[str, Any]:
+def nested_to_flat(wire: dict[str, Any], spec: TrackSpec) -> dict[str, Any]:
     """A `metadata`-wrapped wire dict laid out flat, keys in the spec's mandatory order.
 
     The narrative goes under the spec's narrative field and the declared length is the

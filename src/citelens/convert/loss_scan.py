@@ -26,8 +26,14 @@ _SENTENCE_KEYS = ("responses", "answer")
 class LossScan:
     """Compares a source value with its converted value and names each difference."""
 
-    def __init__(self, value: Mapping[str, Any], source: "TrackSpec | None", target: "TrackSpec",
-                 report: Report, out: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        value: Mapping[str, Any],
+        source: TrackSpec | None,
+        target: TrackSpec,
+        report: Report,
+        out: dict[str, Any],
+    ) -> None:
         self.value, self.source, self.target, self.report, self.out = value, source, target, report, out
         self.flat_in, self.flat_out = is_flat(source), is_flat(target)
         self.found: list[LossNote] = []
@@ -61,12 +67,18 @@ class LossScan:
             if length_key and length_key in self.value:
                 declared = self.value[length_key]
                 if not self.flat_out or self.target.response_length_field is None:
-                    self.add("field_dropped", pointer(length_key),
-                             f"{length_key} is not part of {self.target.track} (it is derived from the text)")
+                    self.add(
+                        "field_dropped",
+                        pointer(length_key),
+                        f"{length_key} is not part of {self.target.track} (it is derived from the text)",
+                    )
                 elif self.out.get(self.target.response_length_field) != declared:
-                    self.add("response_length_recomputed", pointer(length_key),
-                             f"{length_key} {declared!r} replaced by the computed word count "
-                             f"{self.out.get(self.target.response_length_field)}")
+                    self.add(
+                        "response_length_recomputed",
+                        pointer(length_key),
+                        f"{length_key} {declared!r} replaced by the computed word count "
+                        f"{self.out.get(self.target.response_length_field)}",
+                    )
             return
         kept = {"metadata", "references", self.sentence_key}
         for key, item in self.value.items():
@@ -94,16 +106,26 @@ class LossScan:
             else:
                 name = key
             if name not in out_md:
-                self.add("metadata_dropped", self._md_pointer(key),
-                         f"metadata key {key!r} is not kept: {self.target.track} does not list it", key=key)
+                self.add(
+                    "metadata_dropped",
+                    self._md_pointer(key),
+                    f"metadata key {key!r} is not kept: {self.target.track} does not list it",
+                    key=key,
+                )
             elif isinstance(item, int) and not isinstance(item, bool) and isinstance(out_md[name], str):
-                self.add("id_stringified", self._md_pointer(key), f"{key} {item} is written as the string "
-                         f"{out_md[name]!r}")
+                self.add(
+                    "id_stringified",
+                    self._md_pointer(key),
+                    f"{key} {item} is written as the string {out_md[name]!r}",
+                )
         for key in self.target.mandatory_metadata:
             if key in out_md and (out_md[key] is None or out_md[key] == ""):
-                self.add("metadata_unfilled", "" if self.flat_in else pointer("metadata"),
-                         f"{self.target.track} requires metadata key {key!r}, which the source does not have",
-                         key=key)
+                self.add(
+                    "metadata_unfilled",
+                    "" if self.flat_in else pointer("metadata"),
+                    f"{self.target.track} requires metadata key {key!r}, which the source does not have",
+                    key=key,
+                )
 
     def _sentences(self) -> None:
         raw_sentences = self.value.get(self.sentence_key)
@@ -118,22 +140,33 @@ class LossScan:
             if isinstance(raw, Mapping):
                 extra = sorted(k for k, v in raw.items() if k not in ("text", "citations") and v is not None)
                 if extra:
-                    self.add("sentence_field_dropped", where, f"sentence keys {extra} are not carried over",
-                             keys=extra)
+                    self.add(
+                        "sentence_field_dropped",
+                        where,
+                        f"sentence keys {extra} are not carried over",
+                        keys=extra,
+                    )
             cites, tag = typed.citations, tag_of_sentence(typed)
             if not cites:
                 continue
             where = pointer(self.sentence_key, i, "citations")
             if tag == "ragtime" and tag_out != "ragtime":
-                self.add("confidence_dropped", where, f"{tag_out} citations have no confidences; "
-                         f"only their order is kept")
+                self.add(
+                    "confidence_dropped",
+                    where,
+                    f"{tag_out} citations have no confidences; only their order is kept",
+                )
             if tag != "ragtime" and tag_out == "ragtime":
                 self.add("confidence_invented", where, "confidences 1/rank stand in for the citation order")
             if tag == "rag24":
                 bad = [c for c in cites if not 0 <= c < len(refs)]
                 if bad:
-                    self.add("citation_out_of_range", where, f"positions {bad} are outside references "
-                             f"({len(refs)} entries) and are dropped", positions=bad)
+                    self.add(
+                        "citation_out_of_range",
+                        where,
+                        f"positions {bad} are outside references ({len(refs)} entries) and are dropped",
+                        positions=bad,
+                    )
                 ids = resolve_positions(cites, refs)
             else:
                 ids = list(cites)
@@ -142,8 +175,12 @@ class LossScan:
                 self.add("citation_duplicate_merged", where, "a doc id cited more than once is kept once")
             if limit is not None and len(unique) > limit:
                 ordered = ordered_ids(scored[i].citations)
-                self.add("citations_truncated", where, f"{len(unique)} citations, {self.target.track} keeps "
-                         f"the top {limit}", dropped=ordered[limit:])
+                self.add(
+                    "citations_truncated",
+                    where,
+                    f"{len(unique)} citations, {self.target.track} keeps the top {limit}",
+                    dropped=ordered[limit:],
+                )
 
     def _references(self) -> None:
         src = self.value.get("references")
@@ -151,15 +188,26 @@ class LossScan:
         out_refs = self.out.get("references")
         out_set = set(out_refs or [])
         if len(set(src_list)) < len(src_list):
-            self.add("references_duplicate_merged", pointer("references"), "repeated reference ids are kept once")
+            self.add(
+                "references_duplicate_merged", pointer("references"), "repeated reference ids are kept once"
+            )
         dropped = [r for r in dict.fromkeys(src_list) if r not in out_set]
         if dropped:
-            why = "has no references" if self.target.references_kind == "none" else "keeps only cited documents"
-            self.add("references_dropped", pointer("references"), f"{len(dropped)} reference(s) dropped: "
-                     f"{self.target.track} {why}", ids=dropped)
+            why = (
+                "has no references" if self.target.references_kind == "none" else "keeps only cited documents"
+            )
+            self.add(
+                "references_dropped",
+                pointer("references"),
+                f"{len(dropped)} reference(s) dropped: {self.target.track} {why}",
+                ids=dropped,
+            )
         src_set = set(src_list)
         added = [r for r in out_refs or [] if r not in src_set]
         if added:
-            where = pointer("references") if "references" in self.value else ""  # no list yet: the whole value
-            self.add("references_added", where, f"{len(added)} cited doc id(s) added to references",
-                     ids=added)
+            where = (
+                pointer("references") if "references" in self.value else ""
+            )  # no list yet: the whole value
+            self.add(
+                "references_added", where, f"{len(added)} cited doc id(s) added to references", ids=added
+            )

@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     from citelens.specs import TrackSpec
 
 
-def map_metadata(source: ReportMetaData, spec: "TrackSpec") -> ReportMetaData:
+def map_metadata(source: ReportMetaData, spec: TrackSpec) -> ReportMetaData:
     """Rebuild metadata for `spec`.
 
     team_id and run_id are kept, the topic id goes under the spec's topic field, the

@@ -27,8 +27,9 @@ class ConversionError(ValueError):
     """The value is not a report the models can load, so it cannot be converted."""
 
 
-def _nested(value: Mapping[str, Any], spec_from: "TrackSpec | None",
-            defaults: Mapping[str, Any] | None) -> dict[str, Any]:
+def _nested(
+    value: Mapping[str, Any], spec_from: TrackSpec | None, defaults: Mapping[str, Any] | None
+) -> dict[str, Any]:
     nested = flat_to_nested(dict(value), spec_from) if is_flat(spec_from) else dict(value)  # type: ignore[arg-type]
     metadata = nested.get("metadata")
     if isinstance(metadata, dict):
@@ -42,8 +43,12 @@ def _nested(value: Mapping[str, Any], spec_from: "TrackSpec | None",
     return nested
 
 
-def report_from_value(value: Mapping[str, Any], spec: "TrackSpec | str | None" = None, *,
-                      defaults: Mapping[str, Any] | None = None) -> Report:
+def report_from_value(
+    value: Mapping[str, Any],
+    spec: TrackSpec | str | None = None,
+    *,
+    defaults: Mapping[str, Any] | None = None,
+) -> Report:
     """Load one raw report value; a flat-layout `spec` reads the flat layout.
 
     `defaults` fills metadata keys the value lacks (e.g. `team_id` for a flat line).
@@ -58,8 +63,13 @@ def report_from_value(value: Mapping[str, Any], spec: "TrackSpec | str | None" =
         raise ConversionError(f"not a loadable report: {exc}") from exc
 
 
-def convert_value(value: Mapping[str, Any], spec_from: "TrackSpec | str | None", spec_to: "TrackSpec | str", *,
-                  defaults: Mapping[str, Any] | None = None) -> tuple[dict[str, Any], list[LossNote]]:
+def convert_value(
+    value: Mapping[str, Any],
+    spec_from: TrackSpec | str | None,
+    spec_to: TrackSpec | str,
+    *,
+    defaults: Mapping[str, Any] | None = None,
+) -> tuple[dict[str, Any], list[LossNote]]:
     """Convert a raw report value from `spec_from`'s layout to `spec_to`'s wire value.
 
     `spec_from` only tells how to read the value (flat or `metadata`-wrapped; `None`:

@@ -16,7 +16,7 @@ def _plain(value: Any) -> Any:
     return value.value if isinstance(value, Enum) else value
 
 
-def submission_dict(report: Report, spec: "TrackSpec | str") -> dict[str, Any]:
+def submission_dict(report: Report, spec: TrackSpec | str) -> dict[str, Any]:
     """The wire value of a report already in `spec`'s shape (use `convert` first otherwise).
 
     Metadata holds only the spec's mandatory keys (always, even when empty) and its
@@ -43,7 +43,7 @@ def submission_dict(report: Report, spec: "TrackSpec | str") -> dict[str, Any]:
     return nested_to_flat(wire, spec) if spec.layout == "flat" else wire
 
 
-def report_to_submission_dict(report: Report, spec: "TrackSpec | str") -> dict[str, Any]:
+def report_to_submission_dict(report: Report, spec: TrackSpec | str) -> dict[str, Any]:
     """`convert` then `submission_dict`: any report as `spec`'s wire value."""
     from citelens.convert.convert import convert
 

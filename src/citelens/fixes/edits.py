@@ -7,7 +7,8 @@ Each helper returns `Edit`s (code-point spans into the file). Values are written
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from citelens.check.finding import Edit, Fix
 from citelens.source.json_nodes import Node
@@ -21,8 +22,7 @@ def replace_value(node: Node, value: Any) -> Edit:
     return Edit(node.start, node.end, dump(value))
 
 
-def element_spans(spans: list[tuple[int, int]], open_at: int, close_at: int,
-                   drop: set[int]) -> list[Edit]:
+def element_spans(spans: list[tuple[int, int]], open_at: int, close_at: int, drop: set[int]) -> list[Edit]:
     """Delete the chosen elements of a container together with their separators."""
     drop = {i for i in drop if 0 <= i < len(spans)}
     if len(drop) == len(spans):
@@ -85,7 +85,7 @@ def apply_edits(text: str, edits: Iterable[Edit]) -> str:
     """Apply non-overlapping edits (callers pick a consistent set)."""
     out, pos = [], 0
     for e in sorted(edits, key=lambda e: (e.start, e.end)):
-        out.append(text[pos:e.start])
+        out.append(text[pos : e.start])
         out.append(e.new_text)
         pos = e.end
     out.append(text[pos:])

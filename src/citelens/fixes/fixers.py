@@ -9,8 +9,9 @@ affected citation lists too, so indices keep pointing at the same documents.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from citelens.check.finding import Edit, Finding, Fix
 from citelens.check.rules.length import length_count
@@ -47,6 +48,7 @@ class FixContext:
 
 # --- references, with index remapping -------------------------------------------------
 
+
 def _refs(ctx: FixContext) -> list:
     return ctx.view.references() or []
 
@@ -68,8 +70,9 @@ def _rewrite_references(ctx: FixContext, keep: list[int], title: str, unsafe: bo
     if refs_node is None or refs_node.kind != "array":
         return None
     edits: list[Edit] = remove_items(refs_node, set(range(len(refs))) - set(keep))
-    if ctx.view.shape == "rag24" or any(ctx.view.sentence_shape(i) == "rag24"
-                                        for i in range(len(ctx.view.sentences or []))):
+    if ctx.view.shape == "rag24" or any(
+        ctx.view.sentence_shape(i) == "rag24" for i in range(len(ctx.view.sentences or []))
+    ):
         new_index = {doc: n for n, doc in reversed(list(enumerate(refs[k] for k in keep)))}
         sents = ctx.sentences_node
         for i, s in enumerate(ctx.view.sentences or []):
@@ -78,8 +81,12 @@ def _rewrite_references(ctx: FixContext, keep: list[int], title: str, unsafe: bo
                 continue
             new = []
             for c in cits:
-                if isinstance(c, int) and not isinstance(c, bool) and 0 <= c < len(refs) \
-                        and refs[c] in new_index:
+                if (
+                    isinstance(c, int)
+                    and not isinstance(c, bool)
+                    and 0 <= c < len(refs)
+                    and refs[c] in new_index
+                ):
                     new.append(new_index[refs[c]])
                 else:
                     new.append(c)
@@ -117,8 +124,10 @@ def fix_references_undeclared(f: Finding, ctx: FixContext) -> Fix | None:
 def fix_references_missing(f: Finding, ctx: FixContext) -> Fix | None:
     if "references" in ctx.view.value or ctx.view.shape == "rag24":
         return None  # index citations without references cannot be resolved
-    return fix("Add references listing the cited documents",
-               [add_member(ctx.node, "references", _cited_in_order(ctx))])
+    return fix(
+        "Add references listing the cited documents",
+        [add_member(ctx.node, "references", _cited_in_order(ctx))],
+    )
 
 
 def fix_references_present(f: Finding, ctx: FixContext) -> Fix | None:
@@ -128,6 +137,7 @@ def fix_references_present(f: Finding, ctx: FixContext) -> Fix | None:
 
 
 # --- citations -------------------------------------------------------------------------
+
 
 def _sentence_index(f: Finding, ctx: FixContext) -> int | None:
     tokens = pointer_tokens(f.pointer)
@@ -205,8 +215,10 @@ def fix_citation_score(f: Finding, ctx: FixContext) -> Fix | None:
         return None
     if number != number or number in (float("inf"), float("-inf")):
         return None
-    return fix("Write the score as a number", [replace_value(node, int(number) if number.is_integer()
-                                                              and "." not in node.value else number)])
+    return fix(
+        "Write the score as a number",
+        [replace_value(node, int(number) if number.is_integer() and "." not in node.value else number)],
+    )
 
 
 def _convert_sentence(cits: Any, target: str, refs: list, shape: str | None) -> tuple[Any, list[str]] | None:
@@ -271,13 +283,14 @@ def fix_citation_format(f: Finding, ctx: FixContext) -> Fix | None:
                 return None
             edits.append(add_member(ctx.node, "references", table))
         elif refs_node.kind == "array":
-            edits.append(append_items(refs_node, table[len(refs):]))
+            edits.append(append_items(refs_node, table[len(refs) :]))
         else:
             return None
     return fix(f"Convert the citations to {SHAPE_NAMES[target]}", edits)
 
 
 # --- metadata and text -----------------------------------------------------------------
+
 
 def _to_string(f: Finding, ctx: FixContext) -> Fix | None:
     node = ctx.at(f.pointer)
@@ -317,8 +330,11 @@ def fix_narrative(f: Finding, ctx: FixContext) -> Fix | None:
 
 def fix_response_length(f: Finding, ctx: FixContext) -> Fix | None:
     node = ctx.at(f.pointer)
-    return fix("Set the declared length to the counted words", [replace_value(node, f.data["count"])]) \
-        if node is not None else None
+    return (
+        fix("Set the declared length to the counted words", [replace_value(node, f.data["count"])])
+        if node is not None
+        else None
+    )
 
 
 def fix_length(f: Finding, ctx: FixContext) -> Fix | None:
@@ -327,15 +343,20 @@ def fix_length(f: Finding, ctx: FixContext) -> Fix | None:
     sents = ctx.sentences_node
     if limit is None or sents is None:
         return None
-    texts = [s.get("text") if isinstance(s, dict) and isinstance(s.get("text"), str) else "" for s in
-             ctx.view.sentences]
+    texts = [
+        s.get("text") if isinstance(s, dict) and isinstance(s.get("text"), str) else ""
+        for s in ctx.view.sentences
+    ]
     keep = len(texts)
     while keep > 1 and length_count([t for t in texts[:keep] if t], spec.length_unit) > limit:
         keep -= 1
     if length_count([t for t in texts[:keep] if t], spec.length_unit) > limit:
         return None
-    return fix(f"Drop the last {len(texts) - keep} sentence(s) to fit the limit of {limit} {spec.length_unit}",
-               remove_items(sents, range(keep, len(texts))), unsafe=True)
+    return fix(
+        f"Drop the last {len(texts) - keep} sentence(s) to fit the limit of {limit} {spec.length_unit}",
+        remove_items(sents, range(keep, len(texts))),
+        unsafe=True,
+    )
 
 
 def fix_blank_sentence(f: Finding, ctx: FixContext) -> Fix | None:
@@ -373,8 +394,10 @@ def fix_duplicate_key(root: Node, key_start: int, first_key_start: int) -> Fix |
         if node.kind == "object" and any(m.key_start == key_start for m in node.members):
             first = [i for i, m in enumerate(node.members) if m.key_start == first_key_start]
             spans = [(m.key_start, m.value.end) for m in node.members]
-            return fix("Remove the earlier, ignored value", element_spans(spans, node.start, node.end - 1,
-                                                                           set(first)))
+            return fix(
+                "Remove the earlier, ignored value",
+                element_spans(spans, node.start, node.end - 1, set(first)),
+            )
     return None
 
 

@@ -9,7 +9,12 @@ from __future__ import annotations
 from citelens.models.document import Document, load_documents, stream_documents
 from citelens.models.legacy_checks import ReportFormatWarning
 from citelens.models.metadata import ReportMetaData, TaskType
-from citelens.models.ranking import RankedDocument, RetrievedDocuments, load_retrieved_docs, save_retrieved_docs
+from citelens.models.ranking import (
+    RankedDocument,
+    RetrievedDocuments,
+    load_retrieved_docs,
+    save_retrieved_docs,
+)
 from citelens.models.report import Report, extract_doc_ids_from_report, load_report, write_pydantic_json_list
 from citelens.models.request import Request, load_requests_from_file, load_requests_from_irds
 from citelens.models.sentences import (
@@ -23,9 +28,28 @@ from citelens.models.sentences import (
 from citelens.models.verification import TrackSpecVerificationError
 
 __all__ = [
-    "Document", "NeuclirReportSentence", "Rag24ReportSentence", "RagtimeReportSentence", "RankedDocument",
-    "Report", "ReportFormatWarning", "ReportMetaData", "ReportSentence", "Request", "RetrievedDocuments",
-    "TaskType", "TrackSpecVerificationError", "extract_doc_ids_from_report", "load_documents", "load_report",
-    "load_requests_from_file", "load_requests_from_irds", "load_retrieved_docs", "save_retrieved_docs",
-    "sentence_class_for", "stream_documents", "tag_of_sentence", "write_pydantic_json_list",
+    "Document",
+    "NeuclirReportSentence",
+    "Rag24ReportSentence",
+    "RagtimeReportSentence",
+    "RankedDocument",
+    "Report",
+    "ReportFormatWarning",
+    "ReportMetaData",
+    "ReportSentence",
+    "Request",
+    "RetrievedDocuments",
+    "TaskType",
+    "TrackSpecVerificationError",
+    "extract_doc_ids_from_report",
+    "load_documents",
+    "load_report",
+    "load_requests_from_file",
+    "load_requests_from_irds",
+    "load_retrieved_docs",
+    "save_retrieved_docs",
+    "sentence_class_for",
+    "stream_documents",
+    "tag_of_sentence",
+    "write_pydantic_json_list",
 ]

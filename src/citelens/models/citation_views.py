@@ -32,8 +32,9 @@ def as_ordered_ids(sentence: ReportSentence, references: list[str]) -> NeuclirRe
         ids = resolve_positions(sentence.citations, references)
     else:
         raise RuntimeError(f"Unknown sentence type: {type(sentence)}")
-    return NeuclirReportSentence(text=sentence.text, citations=ids, metadata=sentence.metadata,
-                                 evaldata=sentence.evaldata)
+    return NeuclirReportSentence(
+        text=sentence.text, citations=ids, metadata=sentence.metadata, evaldata=sentence.evaldata
+    )
 
 
 def as_confidences(sentence: ReportSentence, references: list[str]) -> RagtimeReportSentence:
@@ -49,7 +50,12 @@ def as_confidences(sentence: ReportSentence, references: list[str]) -> RagtimeRe
     elif isinstance(sentence, Rag24ReportSentence):
         ids = None if sentence.citations is None else resolve_positions(sentence.citations, references)
     else:
-        raise RuntimeError(f"Unknown sentence format {type(sentence).__name__}, cannot resolve citations: "
-                           f"{sentence}")
-    return RagtimeReportSentence(text=sentence.text, citations=None if ids is None else rank_confidences(ids),
-                                 metadata=sentence.metadata, evaldata=sentence.evaldata)
+        raise RuntimeError(
+            f"Unknown sentence format {type(sentence).__name__}, cannot resolve citations: {sentence}"
+        )
+    return RagtimeReportSentence(
+        text=sentence.text,
+        citations=None if ids is None else rank_confidences(ids),
+        metadata=sentence.metadata,
+        evaldata=sentence.evaldata,
+    )

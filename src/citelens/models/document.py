@@ -6,7 +6,7 @@ import json
 import logging
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Set
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, PrivateAttr, ValidationError
 
@@ -22,18 +22,18 @@ class Document(BaseModel):
 
     id: str
     text: str
-    title: Optional[str] = None
-    url: Optional[str] = None
+    title: str | None = None
+    url: str | None = None
     # RAGTIME
-    metadata: Optional[Dict[str, Any]] = None
-    created: Optional[str] = None
+    metadata: dict[str, Any] | None = None
+    created: str | None = None
     # older NeuCLIR records
-    cc_file: Optional[str] = None
-    time: Optional[str] = None
-    lang: Optional[str] = None
+    cc_file: str | None = None
+    time: str | None = None
+    lang: str | None = None
 
-    _chunks: Optional[List[str]] = PrivateAttr(default=None)
-    _chunk_limit: Optional[int] = PrivateAttr(default=None)
+    _chunks: list[str] | None = PrivateAttr(default=None)
+    _chunk_limit: int | None = PrivateAttr(default=None)
 
     def get_text(self) -> str:
         """The body, preceded by the title and a space when there is a title."""
@@ -42,14 +42,14 @@ class Document(BaseModel):
     def get_document_text(self) -> str:
         return self.get_text()
 
-    def get_paragraphs(self) -> List[str]:
+    def get_paragraphs(self) -> list[str]:
         return paragraphs(self.get_text())
 
-    def get_sentences(self) -> List[str]:
+    def get_sentences(self) -> list[str]:
         """One sentence per non-blank line (see `citelens.models.segmentation`)."""
         return line_sentences(self.get_text())
 
-    def get_text_chunks(self, limit: int) -> List[str]:
+    def get_text_chunks(self, limit: int) -> list[str]:
         """The text in chunks of at most `limit` characters on sentence boundaries (cached)."""
         if not self._chunks or limit != self._chunk_limit:
             self._chunks = length_limited_chunks(self.get_sentences(), limit=limit)
@@ -59,13 +59,13 @@ class Document(BaseModel):
         return self._chunks
 
 
-def load_documents(documents_path: Path) -> List[Document]:
+def load_documents(documents_path: Path) -> list[Document]:
     """All documents of a JSONL file (one JSON object per line; blank lines skipped)."""
     with open(documents_path, encoding="utf-8") as f:
         return [Document.model_validate_json(line) for line in f if line.strip()]
 
 
-def stream_documents(documents_path: Path, wanted_doc_ids: Optional[Set[str]] = None) -> Iterator[Document]:
+def stream_documents(documents_path: Path, wanted_doc_ids: set[str] | None = None) -> Iterator[Document]:
     """Documents of a JSONL file, optionally only the wanted ids; bad lines are logged and skipped."""
     with open(documents_path, encoding="utf-8") as f:
         for lineno, line in enumerate(f, start=1):

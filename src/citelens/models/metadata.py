@@ -8,7 +8,7 @@ code can read any of them; conflicting ids are an error rather than a silent pic
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any, Dict, List, Optional
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -29,35 +29,39 @@ class ReportMetaData(BaseModel):
     team_id: str
     run_id: str
     topic_id: str = None  # type: ignore[assignment]  # filled from narrative_id when absent
-    collection_ids: Optional[List[str]] = None
-    task: Optional[TaskType] = None
-    description: Optional[str] = None
-    creator: Dict[str, Any] = None  # type: ignore[assignment]
-    extra: Dict[str, Any] = None  # type: ignore[assignment]
+    collection_ids: list[str] | None = None
+    task: TaskType | None = None
+    description: str | None = None
+    creator: dict[str, Any] = None  # type: ignore[assignment]
+    extra: dict[str, Any] = None  # type: ignore[assignment]
 
     # DRAGUN
-    use_starter_kit: Optional[int] = None
-    type: Optional[str] = None
+    use_starter_kit: int | None = None
+    type: str | None = None
 
     # RAGTIME
-    request_id: Optional[str] = None
-    limit: Optional[int] = None
+    request_id: str | None = None
+    limit: int | None = None
 
     # RAG 2025/2026: the topic id and the topic text; an int narrative_id is accepted
-    narrative_id: Optional[str | int] = None
-    narrative: Optional[str] = None
+    narrative_id: str | int | None = None
+    narrative: str | None = None
 
     # RAG 2026: what the run is
-    run_desc: Optional[str] = None
+    run_desc: str | None = None
 
     # auto-judge bookkeeping
-    evaldata: Optional[Dict[str, Any]] = None
+    evaldata: dict[str, Any] | None = None
 
     def model_post_init(self, __context: Any) -> None:
-        if self.topic_id is not None and self.narrative_id is not None \
-                and str(self.topic_id) != str(self.narrative_id):
-            raise ValueError(f"Inconsistent topic identifiers: topic_id={self.topic_id}, "
-                             f"narrative_id={self.narrative_id}")
+        if (
+            self.topic_id is not None
+            and self.narrative_id is not None
+            and str(self.topic_id) != str(self.narrative_id)
+        ):
+            raise ValueError(
+                f"Inconsistent topic identifiers: topic_id={self.topic_id}, narrative_id={self.narrative_id}"
+            )
         if self.topic_id is None and self.narrative_id is not None:
             self.topic_id = str(self.narrative_id)
         if self.topic_id is None:
@@ -69,7 +73,7 @@ class ReportMetaData(BaseModel):
         self.narrative_id = self.topic_id
         self.request_id = self.topic_id
 
-    def set_narrative_text(self, narratives: Dict[str, Any]) -> None:
+    def set_narrative_text(self, narratives: dict[str, Any]) -> None:
         """Fill `narrative` from a topic-id to topic-text table."""
         self.narrative = narratives[self.narrative_id]  # type: ignore[index]
 

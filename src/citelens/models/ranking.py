@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -15,8 +15,8 @@ class RankedDocument(BaseModel):
 
     doc_id: str
     rank: int
-    doc: Optional[Document] = None
-    score: Optional[float] = None
+    doc: Document | None = None
+    score: float | None = None
 
 
 class RetrievedDocuments(BaseModel):
@@ -24,17 +24,17 @@ class RetrievedDocuments(BaseModel):
 
     query_id: str
     test_collection: str
-    run_id: Optional[str] = None
-    metadata: Optional[Dict[str, Any]] = None
-    ranked_docs: List[RankedDocument] = []
+    run_id: str | None = None
+    metadata: dict[str, Any] | None = None
+    ranked_docs: list[RankedDocument] = []
 
 
-def load_retrieved_docs(path: Path) -> List[RetrievedDocuments]:
+def load_retrieved_docs(path: Path) -> list[RetrievedDocuments]:
     with open(path, encoding="utf-8") as f:
         return [RetrievedDocuments.model_validate_json(line) for line in f if line.strip()]
 
 
-def save_retrieved_docs(path: Path, docs: List[RetrievedDocuments]) -> None:
+def save_retrieved_docs(path: Path, docs: list[RetrievedDocuments]) -> None:
     with open(path, "w", encoding="utf-8") as f:
         for doc in docs:
             f.write(doc.model_dump_json(indent=None) + "\n")

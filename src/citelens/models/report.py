@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import warnings
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
@@ -39,16 +39,18 @@ class Report(BaseModel):
 
     is_ragtime: bool = True
     metadata: ReportMetaData
-    evaldata: Optional[Dict[str, Any]] = None
+    evaldata: dict[str, Any] | None = None
     # The union order matters: it decides which shape an ambiguous list (e.g. `[]`) gets.
-    responses: Optional[List[NeuclirReportSentence] | List[RagtimeReportSentence]
-                        | List[Rag24ReportSentence]] = None
-    answer: Optional[List[NeuclirReportSentence] | List[RagtimeReportSentence]
-                     | List[Rag24ReportSentence]] = None
-    path: Optional[Path] = Field(default=None, exclude=True)
-    references: Optional[List[str]] = None  # rag24 citations are positions into this list
-    ranking: Optional[List[RetrievedDocuments] | List[RankedDocument]] = None
-    documents: Optional[Dict[str, Document]] = None
+    responses: (
+        list[NeuclirReportSentence] | list[RagtimeReportSentence] | list[Rag24ReportSentence] | None
+    ) = None
+    answer: list[NeuclirReportSentence] | list[RagtimeReportSentence] | list[Rag24ReportSentence] | None = (
+        None
+    )
+    path: Path | None = Field(default=None, exclude=True)
+    references: list[str] | None = None  # rag24 citations are positions into this list
+    ranking: list[RetrievedDocuments] | list[RankedDocument] | None = None
+    documents: dict[str, Document] | None = None
 
     def model_post_init(self, __context: Any) -> None:
         if self.responses is None:
@@ -58,7 +60,7 @@ class Report(BaseModel):
         if self.answer is None:
             self.answer = self.responses
 
-    def _sentences(self) -> List[ReportSentence]:
+    def _sentences(self) -> list[ReportSentence]:
         """The sentence list; after `switch_responses_to_answer` it lives under `answer`."""
         if self.responses is not None:
             return self.responses
@@ -73,21 +75,21 @@ class Report(BaseModel):
     def get_text(self) -> str:
         return self.get_report_text()
 
-    def get_paragraphs(self) -> List[str]:
+    def get_paragraphs(self) -> list[str]:
         """The report text split at blank lines."""
         return paragraphs(self.get_text())
 
-    def get_sentences(self) -> List[str]:
+    def get_sentences(self) -> list[str]:
         return [s.text for s in self._sentences()]
 
     # --- citations ----------------------------------------------------------------------
 
-    def get_sentences_with_citations(self) -> List[NeuclirReportSentence]:
+    def get_sentences_with_citations(self) -> list[NeuclirReportSentence]:
         """Every sentence with its citations as doc ids in priority order (report unchanged)."""
         refs = self.references or []
         return [as_ordered_ids(s, refs) for s in self._sentences()]
 
-    def get_sentences_with_citation_confidences(self) -> List[RagtimeReportSentence]:
+    def get_sentences_with_citation_confidences(self) -> list[RagtimeReportSentence]:
         """Every sentence with `{doc_id: confidence}` citations; order-only shapes get 1/rank."""
         refs = self.references or []
         return [as_confidences(s, refs) for s in self._sentences()]
@@ -118,21 +120,26 @@ class Report(BaseModel):
         elif self.answer is not None:
             self.answer = [as_ordered_ids(s, refs) for s in self.answer]
         else:
-            raise RuntimeError(f"Either responses or answer must be set to a non-None value, "
-                               f"but received: {self}")
+            raise RuntimeError(
+                f"Either responses or answer must be set to a non-None value, but received: {self}"
+            )
 
     # --- checking -----------------------------------------------------------------------
 
-    def verify_ragtime(self, use_answer: bool = False, check_doc_ids: bool = True,
-                       spec: "SpecArg" = None) -> bool:
+    def verify_ragtime(
+        self, use_answer: bool = False, check_doc_ids: bool = True, spec: SpecArg = None
+    ) -> bool:
         """Deprecated RAGTIME checks; with `spec` this is `verify(spec)`."""
         if spec is not None:
             return self.verify(spec, use_answer=use_answer)
-        warnings.warn("Report.verify_ragtime() without a spec is deprecated; use "
-                      "report.verify('ragtime26').", DeprecationWarning, stacklevel=2)
+        warnings.warn(
+            "Report.verify_ragtime() without a spec is deprecated; use report.verify('ragtime26').",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         return legacy_checks.verify_ragtime(self, check_doc_ids=check_doc_ids)
 
-    def verify(self, spec: "SpecArg" = None, *, request: Any = None, use_answer: bool = False) -> bool:
+    def verify(self, spec: SpecArg = None, *, request: Any = None, use_answer: bool = False) -> bool:
         """True if the report has no error under `spec`; else raise the first error.
 
         The exception is a `TrackSpecVerificationError` (a RuntimeError). Warnings (the
@@ -140,44 +147,45 @@ class Report(BaseModel):
         """
         return verification.verify(self, spec, request=request, use_answer=use_answer)
 
-    def check(self, spec: "SpecArg" = None, *, request: Any = None, use_answer: bool = False) -> List[str]:
+    def check(self, spec: SpecArg = None, *, request: Any = None, use_answer: bool = False) -> list[str]:
         """Every error message under `spec` (empty: valid); warnings are left out."""
         return verification.findings(self, spec, request=request, use_answer=use_answer)[0]
 
-    def check_findings(self, spec: "SpecArg" = None, *, request: Any = None,
-                       use_answer: bool = False) -> tuple[List[str], List[str]]:
+    def check_findings(
+        self, spec: SpecArg = None, *, request: Any = None, use_answer: bool = False
+    ) -> tuple[list[str], list[str]]:
         """(errors, warnings) under `spec`."""
         return verification.findings(self, spec, request=request, use_answer=use_answer)
 
-    def verify_rag(self, use_answer: bool = False, spec: "SpecArg" = None) -> bool:
+    def verify_rag(self, use_answer: bool = False, spec: SpecArg = None) -> bool:
         """`verify` with a RAG spec, by default the newest built-in RAG spec (rag26)."""
         return self.verify(spec or "rag26", use_answer=use_answer)
 
     # --- conversion -----------------------------------------------------------------------
 
-    def convert(self, spec: "SpecArg") -> "Report":
+    def convert(self, spec: SpecArg) -> Report:
         """A new report in `spec`'s shape (see `citelens.convert.convert`)."""
         from citelens.convert import convert
 
         return convert(self, spec)
 
-    def to_rag(self, spec: "SpecArg" = None) -> "Report":
+    def to_rag(self, spec: SpecArg = None) -> Report:
         """Deprecated: `convert(spec)` with a RAG spec (default rag25)."""
         from citelens.convert import to_rag
 
         return to_rag(self, spec)
 
-    def to_ragtime(self, spec: "SpecArg" = None) -> "Report":
+    def to_ragtime(self, spec: SpecArg = None) -> Report:
         """Deprecated: `convert(spec)` with a RAGTIME spec (default ragtime25)."""
         from citelens.convert import to_ragtime
 
         return to_ragtime(self, spec)
 
 
-def load_report(reports_path: Path | str) -> List[Report]:
+def load_report(reports_path: Path | str) -> list[Report]:
     """Every report of a JSONL file (blank lines skipped), each remembering its path."""
     path = Path(reports_path)
-    reports: List[Report] = []
+    reports: list[Report] = []
     with open(path, encoding="utf-8") as f:
         for line in f:
             if not line.strip():
@@ -188,10 +196,10 @@ def load_report(reports_path: Path | str) -> List[Report]:
     return reports
 
 
-def extract_doc_ids_from_report(report: Report, cited_only: bool = False) -> Set[str]:
+def extract_doc_ids_from_report(report: Report, cited_only: bool = False) -> set[str]:
     """Doc ids the report cites, plus its references unless `cited_only`."""
     refs = report.references or []
-    doc_ids: Set[str] = set()
+    doc_ids: set[str] = set()
     for s in report.responses or []:
         if s.citations is None:
             continue
@@ -204,11 +212,14 @@ def extract_doc_ids_from_report(report: Report, cited_only: bool = False) -> Set
     return doc_ids
 
 
-def write_pydantic_json_list(objs: List[BaseModel], out: Any) -> None:
+def write_pydantic_json_list(objs: list[BaseModel], out: Any) -> None:
     """Write models as compact JSONL without `None` fields, to a path (`.gz` compressed) or stream."""
+
     def write(stream: Any) -> None:
         for obj in objs:
-            stream.write(json.dumps(obj.model_dump(mode="json", exclude_none=True), separators=(",", ":")) + "\n")
+            stream.write(
+                json.dumps(obj.model_dump(mode="json", exclude_none=True), separators=(",", ":")) + "\n"
+            )
 
     if isinstance(out, (str, Path)):
         if str(out).endswith(".gz"):
@@ -223,4 +234,10 @@ def write_pydantic_json_list(objs: List[BaseModel], out: Any) -> None:
         write(out)
 
 
-__all__ = ["Report", "ReportSentence", "extract_doc_ids_from_report", "load_report", "write_pydantic_json_list"]
+__all__ = [
+    "Report",
+    "ReportSentence",
+    "extract_doc_ids_from_report",
+    "load_report",
+    "write_pydantic_json_list",
+]

@@ -8,7 +8,7 @@ specs stay plain data.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, TypeAlias
+from typing import Any, TypeAlias
 
 from pydantic import BaseModel
 
@@ -16,28 +16,28 @@ from pydantic import BaseModel
 class NeuclirReportSentence(BaseModel):
     """Citations are doc ids, most important first."""
 
-    citations: Optional[List[str]] = None
+    citations: list[str] | None = None
     text: str
-    metadata: Optional[Dict[str, Any]] = None
-    evaldata: Optional[Dict[str, Any]] = None
+    metadata: dict[str, Any] | None = None
+    evaldata: dict[str, Any] | None = None
 
 
 class RagtimeReportSentence(BaseModel):
     """Citations map a doc id to a confidence; higher means more important."""
 
-    citations: Optional[Dict[str, float]] = None
+    citations: dict[str, float] | None = None
     text: str
-    metadata: Optional[Dict[str, Any]] = None
-    evaldata: Optional[Dict[str, Any]] = None
+    metadata: dict[str, Any] | None = None
+    evaldata: dict[str, Any] | None = None
 
 
 class Rag24ReportSentence(BaseModel):
     """Citations are zero-based positions into the report's `references`."""
 
-    citations: Optional[List[int]] = None
+    citations: list[int] | None = None
     text: str
-    metadata: Optional[Dict[str, Any]] = None
-    evaldata: Optional[Dict[str, Any]] = None
+    metadata: dict[str, Any] | None = None
+    evaldata: dict[str, Any] | None = None
 
 
 ReportSentence: TypeAlias = RagtimeReportSentence | NeuclirReportSentence | Rag24ReportSentence

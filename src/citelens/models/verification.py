@@ -18,7 +18,7 @@ class TrackSpecVerificationError(RuntimeError):
     """A report breaks its track spec (a RuntimeError, as the reference library raises)."""
 
 
-def resolve(spec: "TrackSpec | str | None") -> "TrackSpec | None":
+def resolve(spec: TrackSpec | str | None) -> TrackSpec | None:
     from citelens.specs import TrackSpec, resolve_spec
 
     if spec is not None and not isinstance(spec, (str, TrackSpec)):
@@ -26,15 +26,18 @@ def resolve(spec: "TrackSpec | str | None") -> "TrackSpec | None":
     return resolve_spec(spec)
 
 
-def report_value(report: "Report", spec: "TrackSpec | None", use_answer: bool = False) -> dict[str, Any]:
+def report_value(report: Report, spec: TrackSpec | None, use_answer: bool = False) -> dict[str, Any]:
     """The report as the wire value the engine checks, in `spec`'s layout.
 
     Of the synced topic-id names only the spec's own is written, so that the aliases the
     model fills in do not read as extra metadata keys.
     """
     aliases = {"topic_id", "narrative_id", "request_id"} - {spec.topic_id_field if spec else "topic_id"}
-    metadata = {k: v for k, v in report.metadata.model_dump(mode="json", exclude_none=True).items()
-                if k not in aliases}
+    metadata = {
+        k: v
+        for k, v in report.metadata.model_dump(mode="json", exclude_none=True).items()
+        if k not in aliases
+    }
     sentences = report.answer if use_answer else report.responses
     dumped = None if sentences is None else [s.model_dump(mode="json", exclude_none=True) for s in sentences]
     if spec is not None and spec.layout == "flat":
@@ -48,8 +51,12 @@ def report_value(report: "Report", spec: "TrackSpec | None", use_answer: bool = 
     return value
 
 
-def _flat_value(metadata: dict[str, Any], references: list[str] | None, sentences: list[dict[str, Any]] | None,
-                spec: "TrackSpec") -> dict[str, Any]:
+def _flat_value(
+    metadata: dict[str, Any],
+    references: list[str] | None,
+    sentences: list[dict[str, Any]] | None,
+    spec: TrackSpec,
+) -> dict[str, Any]:
     """The flat layout: metadata keys on top, the narrative under the spec's name, the length computed."""
     from citelens.convert.flat import word_count
 
@@ -63,7 +70,7 @@ def _flat_value(metadata: dict[str, Any], references: list[str] | None, sentence
     return value
 
 
-def topic_info(request: Any, spec: "TrackSpec") -> Any:
+def topic_info(request: Any, spec: TrackSpec) -> Any:
     """The engine's view of a request: its id and the length limit the spec reads from it.
 
     The topic text is left out: like the reference, model-level checking does not compare
@@ -73,12 +80,14 @@ def topic_info(request: Any, spec: "TrackSpec") -> Any:
         return None
     field = spec.length_limit_request_field or "limit"
     ident = getattr(request, "request_id", None) or getattr(request, "id", None)
-    return SimpleNamespace(id=None if ident is None else str(ident), text=None,
-                           limit=getattr(request, field, None))
+    return SimpleNamespace(
+        id=None if ident is None else str(ident), text=None, limit=getattr(request, field, None)
+    )
 
 
-def findings(report: "Report", spec: "TrackSpec | str | None", *, request: Any = None,
-             use_answer: bool = False) -> tuple[list[str], list[str]]:
+def findings(
+    report: Report, spec: TrackSpec | str | None, *, request: Any = None, use_answer: bool = False
+) -> tuple[list[str], list[str]]:
     """(error messages, warning messages) of `report` under `spec`."""
     from citelens.check import check_report
 
@@ -90,8 +99,9 @@ def findings(report: "Report", spec: "TrackSpec | str | None", *, request: Any =
     return errors, warnings
 
 
-def verify(report: "Report", spec: "TrackSpec | str | None", *, request: Any = None,
-           use_answer: bool = False) -> bool:
+def verify(
+    report: Report, spec: TrackSpec | str | None, *, request: Any = None, use_answer: bool = False
+) -> bool:
     errors, _ = findings(report, spec, request=request, use_answer=use_answer)
     if errors:
         raise TrackSpecVerificationError(errors[0])

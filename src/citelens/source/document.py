@@ -38,12 +38,13 @@ class _LineDecoder:
     keys, NaN/Infinity, float overflow), built once per file rather than once per line
     (`json.loads(**hooks)` makes a new decoder per call). One per read, so thread-safe."""
 
-    __slots__ = ("dupes", "nonfinite", "_decode")
+    __slots__ = ("_decode", "dupes", "nonfinite")
 
     def __init__(self) -> None:
         self.dupes = self.nonfinite = False
-        self._decode = json.JSONDecoder(object_pairs_hook=self._pairs, parse_constant=self._constant,
-                                        parse_float=self._finite).decode
+        self._decode = json.JSONDecoder(
+            object_pairs_hook=self._pairs, parse_constant=self._constant, parse_float=self._finite
+        ).decode
 
     def _pairs(self, kv: list) -> dict:
         d = dict(kv)
@@ -84,7 +85,7 @@ class Item:
     def ok(self) -> bool:
         return self.syntax is None
 
-    def decoded(self, text: str) -> "Item":
+    def decoded(self, text: str) -> Item:
         """This item with its value read (itself when it already is)."""
         return _fast_item(text, self.index, self.start, self.end) if self.pending else self
 
@@ -111,33 +112,50 @@ def decode(data: bytes) -> tuple[str, list[TextProblem]]:
             parts.append(chunk)
             break
         except UnicodeDecodeError as exc:
-            good = data[pos:pos + exc.start].decode("utf-8")
+            good = data[pos : pos + exc.start].decode("utf-8")
             parts.append(good)
             length += len(good)
-            bad = data[pos + exc.start:pos + exc.end]
-            problems.append(TextProblem(
-                "encoding", f"bytes {bad.hex(' ')} are not valid UTF-8; save the file as UTF-8",
-                length, length + 1))
+            bad = data[pos + exc.start : pos + exc.end]
+            problems.append(
+                TextProblem(
+                    "encoding",
+                    f"bytes {bad.hex(' ')} are not valid UTF-8; save the file as UTF-8",
+                    length,
+                    length + 1,
+                )
+            )
             parts.append("\ufffd")
             length += 1
             pos += exc.end
     if len(problems) > MAX_ENCODING_PROBLEMS:  # a binary file: say so once, not a thousand times
         rest = problems[MAX_ENCODING_PROBLEMS]
         more = len(problems) - MAX_ENCODING_PROBLEMS
-        problems = problems[:MAX_ENCODING_PROBLEMS] + [TextProblem(
-            "encoding", f"{more} more undecodable byte runs from here on; is this a binary file?",
-            rest.start, rest.end)]
+        problems = problems[:MAX_ENCODING_PROBLEMS] + [
+            TextProblem(
+                "encoding",
+                f"{more} more undecodable byte runs from here on; is this a binary file?",
+                rest.start,
+                rest.end,
+            )
+        ]
     return "".join(parts), problems
 
 
 def _nul_problems(text: str) -> list[TextProblem]:
     found = [m.start() for m in re.finditer("\x00", text)]
-    out = [TextProblem("encoding", "NUL byte (U+0000) in the file; report files are plain UTF-8 text", at, at + 1)
-           for at in found[:MAX_ENCODING_PROBLEMS]]
+    out = [
+        TextProblem(
+            "encoding", "NUL byte (U+0000) in the file; report files are plain UTF-8 text", at, at + 1
+        )
+        for at in found[:MAX_ENCODING_PROBLEMS]
+    ]
     if len(found) > MAX_ENCODING_PROBLEMS:
         at = found[MAX_ENCODING_PROBLEMS]
-        out.append(TextProblem("encoding", f"{len(found) - MAX_ENCODING_PROBLEMS} more NUL bytes from here on",
-                               at, at + 1))
+        out.append(
+            TextProblem(
+                "encoding", f"{len(found) - MAX_ENCODING_PROBLEMS} more NUL bytes from here on", at, at + 1
+            )
+        )
     return out
 
 
@@ -181,8 +199,11 @@ def _jsonl_items(text: str, lines: LineIndex, lazy: bool) -> list[Item]:
         start, end = lines.starts[n], lines.line_end(n)
         if _BLANK.match(text, start, end):
             continue
-        items.append(Item(len(items), start, end, pending=True) if lazy
-                     else _fast_item(text, len(items), start, end, decoder))
+        items.append(
+            Item(len(items), start, end, pending=True)
+            if lazy
+            else _fast_item(text, len(items), start, end, decoder)
+        )
     return items
 
 
@@ -207,8 +228,9 @@ def _array_items(text: str, open_at: int) -> tuple[list[Item], JsonSyntaxError |
     pos = ws.match(text, open_at + 1).end()
     if text.startswith("]", pos):
         tail = ws.match(text, pos + 1).end()
-        return items, (None if tail == len(text) else
-                       JsonSyntaxError("unexpected text after the closing ']'", tail))
+        return items, (
+            None if tail == len(text) else JsonSyntaxError("unexpected text after the closing ']'", tail)
+        )
     while True:
         try:
             parsed = parse(text, pos, trailing=True)
@@ -222,17 +244,21 @@ def _array_items(text: str, open_at: int) -> tuple[list[Item], JsonSyntaxError |
         value_end = parsed.node.end
         items.append(Item(len(items), pos, value_end, parsed.value, None, parsed.problems, parsed.node))
         pos = parsed.end
-        ch = text[pos:pos + 1]
+        ch = text[pos : pos + 1]
         if ch == ",":
             pos = ws.match(text, pos + 1).end()
             continue
         if ch == "]":
             tail = ws.match(text, pos + 1).end()
-            return items, (None if tail == len(text) else
-                           JsonSyntaxError("unexpected text after the closing ']'", tail))
+            return items, (
+                None if tail == len(text) else JsonSyntaxError("unexpected text after the closing ']'", tail)
+            )
         return items, JsonSyntaxError(
-            f"expected ',' or ']' between reports, found {ch!r}" if ch else
-            "the array of reports is not closed (missing ']')", pos)
+            f"expected ',' or ']' between reports, found {ch!r}"
+            if ch
+            else "the array of reports is not closed (missing ']')",
+            pos,
+        )
 
 
 def read_source(text: str, problems: list[TextProblem] | None = None, *, lazy: bool = False) -> SourceFile:
@@ -246,12 +272,16 @@ def read_source(text: str, problems: list[TextProblem] | None = None, *, lazy: b
     if first == len(text):
         return SourceFile(text, lines, "empty", [], problems)
     line0 = lines.line_of(first)
-    first_line = text[first:lines.line_end(line0)].rstrip()
+    first_line = text[first : lines.line_end(line0)].rstrip()
     if text[first] == "[" and not (_is_json(first_line) and _next_line_is_json(text, lines, line0)):
         items, syntax = _array_items(text, first)
         return SourceFile(text, lines, "array", items, problems, syntax)
-    if text[first] == "{" and not _is_json(first_line) and not first_line.endswith("}") \
-            and not _next_line_is_json(text, lines, line0):
+    if (
+        text[first] == "{"
+        and not _is_json(first_line)
+        and not first_line.endswith("}")
+        and not _next_line_is_json(text, lines, line0)
+    ):
         # a pretty-printed report spread over several lines (not JSON lines whose first
         # line is broken: then the next line is a whole value by itself)
         end = len(text.rstrip(" \t\r\n"))
@@ -272,7 +302,7 @@ def _next_line_is_json(text: str, lines: LineIndex, line0: int) -> bool:
     (a JSON-lines file), which no line inside a pretty-printed value is, except a lone
     scalar or empty container."""
     for n in range(line0 + 1, lines.line_count):
-        line = text[lines.starts[n]:lines.line_end(n)].strip()
+        line = text[lines.starts[n] : lines.line_end(n)].strip()
         if line:
             return line[0] in "{[" and line[-1] in "}]" and _is_json(line)
     return False

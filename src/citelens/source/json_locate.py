@@ -34,7 +34,7 @@ class Locator:
     the positioned parser). An object is then read only up to the member asked for, so
     a finding in `metadata` does not pay for decoding a long `answer` after it."""
 
-    __slots__ = ("text", "root", "unique", "_read", "_resume")
+    __slots__ = ("_read", "_resume", "root", "text", "unique")
 
     def __init__(self, text: str, start: int, *, unique_keys: bool = False):
         self.text = text

@@ -6,8 +6,9 @@ path of checking a clean file never pays for it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 
 @dataclass(slots=True)
@@ -15,7 +16,7 @@ class Member:
     key: str
     key_start: int
     key_end: int
-    value: "Node"
+    value: Node
 
 
 @dataclass(slots=True)
@@ -25,7 +26,7 @@ class Node:
     end: int
     value: Any = None  # scalars only
     members: list[Member] = field(default_factory=list)  # objects
-    items: list["Node"] = field(default_factory=list)  # arrays
+    items: list[Node] = field(default_factory=list)  # arrays
 
     def member(self, key: str) -> Member | None:
         """The LAST member with this key (what a JSON decoder keeps on duplicates)."""
@@ -35,7 +36,7 @@ class Node:
                 found = m
         return found
 
-    def child(self, token: str) -> "Node | None":
+    def child(self, token: str) -> Node | None:
         if self.kind == "object":
             m = self.member(token)
             return m.value if m else None
@@ -44,7 +45,7 @@ class Node:
             return self.items[i] if i < len(self.items) else None
         return None
 
-    def walk(self) -> Iterator["Node"]:
+    def walk(self) -> Iterator[Node]:
         stack = [self]
         while stack:
             node = stack.pop()

@@ -126,7 +126,7 @@ def _parse(s: str, trailing: bool) -> Parsed:
                 break
             frame = stack[-1]
             closer = "}" if frame[0].kind == "object" else "]"
-            ch = s[pos:pos + 1]
+            ch = s[pos : pos + 1]
             if ch == closer:
                 stack.pop()
                 frame[0].end = pos + 1
@@ -150,7 +150,7 @@ def _parse(s: str, trailing: bool) -> Parsed:
 def _read_value(s: str, pos: int, stack: list, attach, problems: list, fail) -> int:
     """Read one value at pos; containers are opened (and empty ones closed) here."""
     while True:
-        ch = s[pos:pos + 1]
+        ch = s[pos : pos + 1]
         if ch == "{" or ch == "[":
             if len(stack) >= MAX_DEPTH:
                 fail(f"nesting deeper than {MAX_DEPTH} levels", pos)
@@ -158,7 +158,7 @@ def _read_value(s: str, pos: int, stack: list, attach, problems: list, fail) -> 
             frame = [node, {} if ch == "{" else [], None, None, {}]
             stack.append(frame)
             pos = _WS.match(s, pos + 1).end()
-            if s[pos:pos + 1] == ("}" if ch == "{" else "]"):
+            if s[pos : pos + 1] == ("}" if ch == "{" else "]"):
                 stack.pop()
                 node.end = pos + 1
                 attach(node, frame[1])
@@ -200,24 +200,27 @@ def _read_value(s: str, pos: int, stack: list, attach, problems: list, fail) -> 
 
 
 def _read_key(s: str, pos: int, frame: list, fail) -> int:
-    if s[pos:pos + 1] != '"':
-        fail(f"expected a quoted key, found {_describe(s[pos:pos + 1])}", pos)
+    if s[pos : pos + 1] != '"':
+        fail(f"expected a quoted key, found {_describe(s[pos : pos + 1])}", pos)
     try:
         key, after = scanstring(s, pos + 1, True)
     except JSONDecodeError as exc:
         fail(_string_problem(s, exc), exc.pos)
     frame[2], frame[3] = key, (pos, after)
     colon = _WS.match(s, after).end()
-    if s[colon:colon + 1] != ":":
-        fail(f"expected ':' after the key, found {_describe(s[colon:colon + 1])}", colon)
+    if s[colon : colon + 1] != ":":
+        fail(f"expected ':' after the key, found {_describe(s[colon : colon + 1])}", colon)
     return _WS.match(s, colon + 1).end()
 
 
 def _string_problem(s: str, exc: JSONDecodeError) -> str:
-    ch = s[exc.pos:exc.pos + 1]
+    ch = s[exc.pos : exc.pos + 1]
     if exc.msg.startswith("Invalid control character"):
-        return (f"raw {_describe(ch)} inside a string; write it escaped "
-                f"(\\u{ord(ch):04x})" if ch else "unterminated string")
+        return (
+            f"raw {_describe(ch)} inside a string; write it escaped (\\u{ord(ch):04x})"
+            if ch
+            else "unterminated string"
+        )
     if exc.msg.startswith("Unterminated string"):
         return "unterminated string (no closing quote on this line)"
     return exc.msg[0].lower() + exc.msg[1:]

@@ -18,7 +18,7 @@ LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 class LineIndex:
-    __slots__ = ("text", "starts")
+    __slots__ = ("starts", "text")
 
     def __init__(self, text: str):
         self.text = text
@@ -44,7 +44,7 @@ class LineIndex:
         return len(self.text)
 
     def line_text(self, line: int) -> str:
-        return self.text[self.starts[line]:self.line_end(line)]
+        return self.text[self.starts[line] : self.line_end(line)]
 
     def position(self, offset: int, encoding: Encoding = "utf-32") -> tuple[int, int]:
         """(line, character), both 0-based; character in units of `encoding`."""

@@ -7,8 +7,15 @@ from pathlib import Path
 from citelens.specs.loader import SpecError, builtin_specs, load_spec_file
 from citelens.specs.model import FINDING_CODES, TrackSpec
 
-__all__ = ["FINDING_CODES", "SpecError", "TrackSpec", "builtin_specs", "get_spec", "load_spec_file",
-           "resolve_spec"]
+__all__ = [
+    "FINDING_CODES",
+    "SpecError",
+    "TrackSpec",
+    "builtin_specs",
+    "get_spec",
+    "load_spec_file",
+    "resolve_spec",
+]
 
 
 def get_spec(track: str) -> TrackSpec:
@@ -19,7 +26,7 @@ def get_spec(track: str) -> TrackSpec:
     return specs[track]
 
 
-def resolve_spec(spec: "str | Path | TrackSpec | None", base_dir: Path | None = None) -> TrackSpec | None:
+def resolve_spec(spec: str | Path | TrackSpec | None, base_dir: Path | None = None) -> TrackSpec | None:
     """A spec from an id, a spec file path (one spec, or `FILE#ID`), or a spec object."""
     if spec is None or isinstance(spec, TrackSpec):
         return spec
@@ -38,8 +45,11 @@ def resolve_spec(spec: "str | Path | TrackSpec | None", base_dir: Path | None = 
                 raise SpecError(f"no spec {wanted!r} in this file; it has: {', '.join(loaded)}", str(path))
             return loaded[wanted]
         if len(loaded) != 1:
-            raise SpecError(f"the file defines {len(loaded)} specs ({', '.join(loaded)}); "
-                            f"name one as {file_part}#ID", str(path))
+            raise SpecError(
+                f"the file defines {len(loaded)} specs ({', '.join(loaded)}); name one as {file_part}#ID",
+                str(path),
+            )
         return next(iter(loaded.values()))
-    raise SpecError(f"unknown track spec {text!r}: not a built-in id ({', '.join(sorted(specs))}) "
-                    f"and not a spec file")
+    raise SpecError(
+        f"unknown track spec {text!r}: not a built-in id ({', '.join(sorted(specs))}) and not a spec file"
+    )

@@ -77,8 +77,9 @@ def _yaml_load(text: str, path: str) -> tuple[Any, _Lines]:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        raise SpecError(f"not valid YAML: {getattr(exc, 'problem', exc)}", path,
-                        mark.line + 1 if mark else None) from None
+        raise SpecError(
+            f"not valid YAML: {getattr(exc, 'problem', exc)}", path, mark.line + 1 if mark else None
+        ) from None
     spec_lines: dict[str, int] = {}
     key_lines: dict[tuple[str, str], int] = {}
 
@@ -113,8 +114,12 @@ def _list_of_str(v: Any) -> bool:
 
 
 def _one_of(spec_id, key, value, allowed, path, lines) -> None:
-    _expect(value in allowed, f"spec {spec_id!r}: {key} = {value!r} is not one of {list(allowed)}",
-            path, lines.of(spec_id, key))
+    _expect(
+        value in allowed,
+        f"spec {spec_id!r}: {key} = {value!r} is not one of {list(allowed)}",
+        path,
+        lines.of(spec_id, key),
+    )
 
 
 def build_spec(spec_id: str, raw: dict[str, Any], path: str | None, lines: _Lines) -> TrackSpec:
@@ -122,52 +127,98 @@ def build_spec(spec_id: str, raw: dict[str, Any], path: str | None, lines: _Line
     d = dict(raw)
     d.setdefault("track", spec_id)
     for key in d:
-        _expect(key in SPEC_FIELDS, f"spec {spec_id!r}: unknown field {key!r}; known fields: "
-                f"{', '.join(SPEC_FIELDS)}", path, lines.of(spec_id, key))
+        _expect(
+            key in SPEC_FIELDS,
+            f"spec {spec_id!r}: unknown field {key!r}; known fields: {', '.join(SPEC_FIELDS)}",
+            path,
+            lines.of(spec_id, key),
+        )
     missing = [k for k in REQUIRED_FIELDS if k not in d]
     _expect(not missing, f"spec {spec_id!r}: missing required field(s) {missing}", path, lines.of(spec_id))
     if isinstance(d["sentence_type"], str):
         d["sentence_type"] = [d["sentence_type"]]
-    for key in ("sentence_type", "mandatory_metadata", "recommended_metadata", "smells",
-                "collection_ids", "string_ids", "same_on_every_line"):
+    for key in (
+        "sentence_type",
+        "mandatory_metadata",
+        "recommended_metadata",
+        "smells",
+        "collection_ids",
+        "string_ids",
+        "same_on_every_line",
+    ):
         if d.get(key) is not None:
-            _expect(_list_of_str(d[key]), f"spec {spec_id!r}: {key} must be a list of strings",
-                    path, lines.of(spec_id, key))
-    _expect(bool(d["sentence_type"]), f"spec {spec_id!r}: sentence_type must not be empty",
-            path, lines.of(spec_id, "sentence_type"))
+            _expect(
+                _list_of_str(d[key]),
+                f"spec {spec_id!r}: {key} must be a list of strings",
+                path,
+                lines.of(spec_id, key),
+            )
+    _expect(
+        bool(d["sentence_type"]),
+        f"spec {spec_id!r}: sentence_type must not be empty",
+        path,
+        lines.of(spec_id, "sentence_type"),
+    )
     for st in d["sentence_type"]:
         _one_of(spec_id, "sentence_type", st, SENTENCE_TYPES, path, lines)
     if d.get("smells") is not None:
         for code in d["smells"]:
-            _expect(code in SMELL_CODES, f"spec {spec_id!r}: unknown smell category {code!r}; "
-                    f"known categories: {', '.join(SMELL_CODES)}", path, lines.of(spec_id, "smells"))
+            _expect(
+                code in SMELL_CODES,
+                f"spec {spec_id!r}: unknown smell category {code!r}; "
+                f"known categories: {', '.join(SMELL_CODES)}",
+                path,
+                lines.of(spec_id, "smells"),
+            )
     else:
         d.pop("smells", None)
     _one_of(spec_id, "task", d["task"], TASKS, path, lines)
-    for key, allowed in (("references_kind", REFERENCES_KINDS), ("length_unit", LENGTH_UNITS),
-                         ("layout", LAYOUTS)):
+    for key, allowed in (
+        ("references_kind", REFERENCES_KINDS),
+        ("length_unit", LENGTH_UNITS),
+        ("layout", LAYOUTS),
+    ):
         if key in d:
             _one_of(spec_id, key, d[key], allowed, path, lines)
     for key in ("run_id_max_len", "references_max", "max_citations_per_sentence", "length_limit"):
         v = d.get(key)
-        _expect(v is None or (isinstance(v, int) and not isinstance(v, bool) and v >= 0),
-                f"spec {spec_id!r}: {key} must be a non-negative integer or null (got {v!r})",
-                path, lines.of(spec_id, key))
-    for key in ("forbid_extra_metadata", "require_exact_narrative", "references_optional",
-                "require_references_key", "require_citations_key", "flag_duplicate_citations"):
+        _expect(
+            v is None or (isinstance(v, int) and not isinstance(v, bool) and v >= 0),
+            f"spec {spec_id!r}: {key} must be a non-negative integer or null (got {v!r})",
+            path,
+            lines.of(spec_id, key),
+        )
+    for key in (
+        "forbid_extra_metadata",
+        "require_exact_narrative",
+        "references_optional",
+        "require_references_key",
+        "require_citations_key",
+        "flag_duplicate_citations",
+    ):
         if key in d:
-            _expect(isinstance(d[key], bool), f"spec {spec_id!r}: {key} must be true or false",
-                    path, lines.of(spec_id, key))
+            _expect(
+                isinstance(d[key], bool),
+                f"spec {spec_id!r}: {key} must be true or false",
+                path,
+                lines.of(spec_id, key),
+            )
     if d.get("docid_pattern") is not None:
         try:
             re.compile(d["docid_pattern"])
         except (re.error, TypeError) as exc:
-            raise SpecError(f"spec {spec_id!r}: docid_pattern is not a valid regex: {exc}", path,
-                            lines.of(spec_id, "docid_pattern")) from None
+            raise SpecError(
+                f"spec {spec_id!r}: docid_pattern is not a valid regex: {exc}",
+                path,
+                lines.of(spec_id, "docid_pattern"),
+            ) from None
     mv = d.get("metadata_values") or {}
-    _expect(isinstance(mv, dict) and all(isinstance(v, list) for v in mv.values()),
-            f"spec {spec_id!r}: metadata_values must map a key to a list of allowed values",
-            path, lines.of(spec_id, "metadata_values"))
+    _expect(
+        isinstance(mv, dict) and all(isinstance(v, list) for v in mv.values()),
+        f"spec {spec_id!r}: metadata_values must map a key to a list of allowed values",
+        path,
+        lines.of(spec_id, "metadata_values"),
+    )
     d["metadata_values"] = {k: tuple(v) for k, v in mv.items()}
     for key, value in list(d.items()):
         if isinstance(value, list):
@@ -175,27 +226,36 @@ def build_spec(spec_id: str, raw: dict[str, Any], path: str | None, lines: _Line
     return TrackSpec(**d)
 
 
-def _resolve(tables: dict[str, dict], base: dict[str, TrackSpec], path: str | None,
-             lines: _Lines) -> dict[str, TrackSpec]:
+def _resolve(
+    tables: dict[str, dict], base: dict[str, TrackSpec], path: str | None, lines: _Lines
+) -> dict[str, TrackSpec]:
     out: dict[str, TrackSpec] = {}
 
     def raw_of(spec_id: str, seen: tuple[str, ...]) -> dict[str, Any]:
         table = tables[spec_id]
-        _expect(isinstance(table, dict), f"spec {spec_id!r} must be a table of fields", path,
-                lines.of(spec_id))
+        _expect(
+            isinstance(table, dict), f"spec {spec_id!r} must be a table of fields", path, lines.of(spec_id)
+        )
         parent = table.get("extends")
         if parent is None:
             return dict(table)
-        _expect(parent not in seen, f"spec {spec_id!r}: `extends` loops through {parent!r}",
-                path, lines.of(spec_id, "extends"))
+        _expect(
+            parent not in seen,
+            f"spec {spec_id!r}: `extends` loops through {parent!r}",
+            path,
+            lines.of(spec_id, "extends"),
+        )
         if parent in tables:
             merged = raw_of(parent, seen + (spec_id,))
         elif parent in base:
             merged = base[parent].describe()
         else:
-            raise SpecError(f"spec {spec_id!r} extends unknown spec {parent!r}; known: "
-                            f"{', '.join(sorted(set(tables) | set(base)))}", path,
-                            lines.of(spec_id, "extends"))
+            raise SpecError(
+                f"spec {spec_id!r} extends unknown spec {parent!r}; known: "
+                f"{', '.join(sorted(set(tables) | set(base)))}",
+                path,
+                lines.of(spec_id, "extends"),
+            )
         merged.pop("track", None)
         merged.update({k: v for k, v in table.items() if k != "extends"})
         return merged
@@ -205,8 +265,7 @@ def _resolve(tables: dict[str, dict], base: dict[str, TrackSpec], path: str | No
     return out
 
 
-def parse_spec_text(text: str, path: str, base: dict[str, TrackSpec] | None = None
-                    ) -> dict[str, TrackSpec]:
+def parse_spec_text(text: str, path: str, base: dict[str, TrackSpec] | None = None) -> dict[str, TrackSpec]:
     """Specs from the text of a .toml/.yml/.yaml/.json spec file (by suffix)."""
     suffix = Path(path).suffix.lower()
     if suffix == ".toml":

@@ -16,13 +16,28 @@ from typing import Any
 #: may set their severity. Per-report codes first, then the cross-report ones, then the
 #: codes of problems below the spec level (which a spec cannot demote).
 REPORT_CODES = (
-    "empty_answer", "blank_sentence", "citation_format", "citation_count",
-    "reference_index", "citation_score", "docid_pattern", "references_present",
-    "references_missing", "references_duplicate", "references_undeclared",
-    "references_uncited", "references_max", "metadata", "metadata_recommended",
-    "run_id_length", "length",
+    "empty_answer",
+    "blank_sentence",
+    "citation_format",
+    "citation_count",
+    "reference_index",
+    "citation_score",
+    "docid_pattern",
+    "references_present",
+    "references_missing",
+    "references_duplicate",
+    "references_undeclared",
+    "references_uncited",
+    "references_max",
+    "metadata",
+    "metadata_recommended",
+    "run_id_length",
+    "length",
     # CiteLens additions (official validators' checks that autojudge-base lacks)
-    "citation_duplicate", "response_length", "metadata_value", "id_type",
+    "citation_duplicate",
+    "response_length",
+    "metadata_value",
+    "id_type",
 )
 FILE_CODES = ("duplicate_topics", "missing_topics", "new_topics", "narrative", "run_consistency")
 STRUCTURE_CODES = ("json_syntax", "encoding", "duplicate_key", "schema")

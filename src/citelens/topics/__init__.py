@@ -11,4 +11,12 @@ from citelens.topics.fields import TOPIC_FIELDS
 from citelens.topics.model import Topic, TopicFileError, TopicFormat, TopicSet
 from citelens.topics.parse import load_topics, parse_topics
 
-__all__ = ["TOPIC_FIELDS", "Topic", "TopicFileError", "TopicFormat", "TopicSet", "load_topics", "parse_topics"]
+__all__ = [
+    "TOPIC_FIELDS",
+    "Topic",
+    "TopicFileError",
+    "TopicFormat",
+    "TopicSet",
+    "load_topics",
+    "parse_topics",
+]

@@ -21,7 +21,7 @@ class Topic:
 class TopicSet(Mapping[str, Topic]):
     """Topics by id, in file order."""
 
-    __slots__ = ("name", "format", "_by_id")
+    __slots__ = ("_by_id", "format", "name")
 
     def __init__(self, topics: Mapping[str, Topic], name: str, format: TopicFormat):
         self.name = name  # the path (or buffer name) the topics came from

@@ -43,7 +43,7 @@ class _Collector:
 
 
 def _snippet(text: str, offset: int) -> str:
-    return repr(LINE_BREAK.split(text[offset:offset + 40], 1)[0])
+    return repr(LINE_BREAK.split(text[offset : offset + 40], 1)[0])
 
 
 def _decode_object(text: str, pos: int, out: _Collector) -> int:
@@ -96,8 +96,11 @@ def _parse_object_stream(text: str, out: _Collector) -> TopicFormat:
     pos = _JSON_WS.match(text, 0).end()
     while pos < len(text):
         if text[pos] != "{":
-            raise out.error(pos, f"expected a JSON object ({{...}}), found {_snippet(text, pos)}; "
-                                 "this file started as JSON lines, and a topics file holds one format")
+            raise out.error(
+                pos,
+                f"expected a JSON object ({{...}}), found {_snippet(text, pos)}; "
+                "this file started as JSON lines, and a topics file holds one format",
+            )
         end = _decode_object(text, pos, out)
         nxt = _JSON_WS.match(text, end).end()
         if nxt < len(text) and out.index.line_of(nxt) == out.index.line_of(end - 1):
@@ -115,7 +118,9 @@ def _parse_array(text: str, out: _Collector) -> TopicFormat:
             if pos >= len(text):
                 raise out.error(pos, "the JSON array is not closed: expected a topic object or ']'")
             if text[pos] != "{":
-                raise out.error(pos, f"array items must be topic objects ({{...}}), found {_snippet(text, pos)}")
+                raise out.error(
+                    pos, f"array items must be topic objects ({{...}}), found {_snippet(text, pos)}"
+                )
             pos = _JSON_WS.match(text, _decode_object(text, pos, out)).end()
             if text.startswith(",", pos):
                 pos = _JSON_WS.match(text, pos + 1).end()
@@ -142,9 +147,14 @@ def _parse_tsv(text: str, out: _Collector) -> TopicFormat:
             stripped = raw.lstrip()
             start = line_start + len(raw) - len(stripped)
             if stripped[:1] in ("{", "["):
-                raise out.error(start, "this line is JSON, but the file started as TSV (id<TAB>text); "
-                                       "a topics file holds one format")
-            raise out.error(start, f"neither TSV (id<TAB>text) nor JSON: {_snippet(raw, len(raw) - len(stripped))}")
+                raise out.error(
+                    start,
+                    "this line is JSON, but the file started as TSV (id<TAB>text); "
+                    "a topics file holds one format",
+                )
+            raise out.error(
+                start, f"neither TSV (id<TAB>text) nor JSON: {_snippet(raw, len(raw) - len(stripped))}"
+            )
         topic_id, topic_text = raw.split("\t", 1)
         topic_id = topic_id.strip()
         if first_row and topic_id.lower() in TSV_HEADER_IDS:
@@ -190,7 +200,11 @@ def load_topics(path: str | Path) -> TopicSet:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line_start = data.rfind(b"\n", 0, exc.start) + 1
-        column = len(data[line_start:exc.start].decode("utf-8", "replace")) + 1
-        raise TopicFileError(name, data.count(b"\n", 0, exc.start) + 1, column,
-                             f"not UTF-8: byte 0x{data[exc.start]:02x} cannot be decoded") from None
+        column = len(data[line_start : exc.start].decode("utf-8", "replace")) + 1
+        raise TopicFileError(
+            name,
+            data.count(b"\n", 0, exc.start) + 1,
+            column,
+            f"not UTF-8: byte 0x{data[exc.start]:02x} cannot be decoded",
+        ) from None
     return parse_topics(text, name)

@@ -4,8 +4,9 @@ the topic text)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from citelens.check.finding import Finding, Target
 from citelens.source.json_nodes import pointer_join
@@ -33,17 +34,26 @@ def _ids(ids: list[str]) -> str:
 Add = Callable[[int | None, Finding], None]  # (report index or None for the file, finding)
 
 
-def check_coverage(facts: list[ReportFacts], spec: TrackSpec | None,
-                   topics: Mapping[str, Any] | None, add: Add) -> None:
+def check_coverage(
+    facts: list[ReportFacts], spec: TrackSpec | None, topics: Mapping[str, Any] | None, add: Add
+) -> None:
     first_of: dict[str, int] = {}
     for f in facts:
         if f.topic_id is None:
             continue
         if f.topic_id in first_of:
-            add(f.index, Finding("duplicate_topics", "error",
-                                 f"topic {f.topic_id!r} already has a report (report "
-                                 f"{first_of[f.topic_id] + 1} of this file); submit one report per topic",
-                                 f.topic_ptr, topic_id=f.topic_id, data={"first": first_of[f.topic_id]}))
+            add(
+                f.index,
+                Finding(
+                    "duplicate_topics",
+                    "error",
+                    f"topic {f.topic_id!r} already has a report (report "
+                    f"{first_of[f.topic_id] + 1} of this file); submit one report per topic",
+                    f.topic_ptr,
+                    topic_id=f.topic_id,
+                    data={"first": first_of[f.topic_id]},
+                ),
+            )
         else:
             first_of[f.topic_id] = f.index
     if spec is not None and spec.same_on_every_line and facts:
@@ -54,17 +64,31 @@ def check_coverage(facts: list[ReportFacts], spec: TrackSpec | None,
                     expected[key] = (value, f.index)
                 elif value != expected[key][0]:
                     first_value, at = expected[key]
-                    add(f.index, Finding("run_consistency", "error",
-                                         f"{key} is {value!r} here but {first_value!r} in report {at + 1}; "
-                                         "one run file carries one run", f"{f.meta_ptr}/{key}",
-                                         topic_id=f.topic_id, data={"key": key, "expected": first_value}))
+                    add(
+                        f.index,
+                        Finding(
+                            "run_consistency",
+                            "error",
+                            f"{key} is {value!r} here but {first_value!r} in report {at + 1}; "
+                            "one run file carries one run",
+                            f"{f.meta_ptr}/{key}",
+                            topic_id=f.topic_id,
+                            data={"key": key, "expected": first_value},
+                        ),
+                    )
     if not topics:
         return
     missing = [t for t in topics if t not in first_of]
     if missing:
-        add(None, Finding("missing_topics", "error",
-                          f"{len(missing)} topic(s) in the topics file have no report: {_ids(missing)}",
-                          data={"missing": missing}))
+        add(
+            None,
+            Finding(
+                "missing_topics",
+                "error",
+                f"{len(missing)} topic(s) in the topics file have no report: {_ids(missing)}",
+                data={"missing": missing},
+            ),
+        )
 
 
 def topic_findings(f: ReportFacts, spec: TrackSpec | None, topics: Mapping[str, Any]) -> list[Finding]:
@@ -74,18 +98,38 @@ def topic_findings(f: ReportFacts, spec: TrackSpec | None, topics: Mapping[str, 
         return []
     topic = topics.get(f.topic_id)
     if topic is None:
-        return [Finding("new_topics", "error", f"topic {f.topic_id!r} is not in the topics file",
-                        f.topic_ptr, topic_id=f.topic_id)]
-    if spec is None or not spec.require_exact_narrative or getattr(topic, "text", None) is None \
-            or f.narrative == topic.text:
+        return [
+            Finding(
+                "new_topics",
+                "error",
+                f"topic {f.topic_id!r} is not in the topics file",
+                f.topic_ptr,
+                topic_id=f.topic_id,
+            )
+        ]
+    if (
+        spec is None
+        or not spec.require_exact_narrative
+        or getattr(topic, "text", None) is None
+        or f.narrative == topic.text
+    ):
         return []
     name = spec.narrative_field
     if f.has_narrative:
         msg, target = f"{name} is not an exact copy of the text of topic {f.topic_id!r}", Target.VALUE
     else:
         msg, target = f"{name} is missing; copy the exact text of topic {f.topic_id!r} here", Target.MISSING
-    return [Finding("narrative", "error", msg, f"{f.meta_ptr}/{name}", target, topic_id=f.topic_id,
-                    data={"expected": topic.text})]
+    return [
+        Finding(
+            "narrative",
+            "error",
+            msg,
+            f"{f.meta_ptr}/{name}",
+            target,
+            topic_id=f.topic_id,
+            data={"expected": topic.text},
+        )
+    ]
 
 
 def report_facts(index: int, view) -> ReportFacts:
@@ -94,11 +138,15 @@ def report_facts(index: int, view) -> ReportFacts:
     tid_key = spec.topic_id_field if spec else "topic_id"
     if md.get(tid_key) is None:  # the id under one of its other names
         tid_key = next((k for k in ("topic_id", "narrative_id") if md.get(k) is not None), tid_key)
-    topic_ptr = f"{view.meta_ptr}/{tid_key}" if "/" not in tid_key and "~" not in tid_key \
+    topic_ptr = (
+        f"{view.meta_ptr}/{tid_key}"
+        if "/" not in tid_key and "~" not in tid_key
         else view.meta_ptr + pointer_join(tid_key)
+    )
     narrative_field = spec.narrative_field if spec else "narrative"
-    facts = ReportFacts(index, view.topic_id, topic_ptr, view.meta_ptr, md.get(narrative_field),
-                        narrative_field in md)
+    facts = ReportFacts(
+        index, view.topic_id, topic_ptr, view.meta_ptr, md.get(narrative_field), narrative_field in md
+    )
     if spec is not None and spec.same_on_every_line:
         facts.values = {k: md[k] for k in spec.same_on_every_line if k in md}
     return facts

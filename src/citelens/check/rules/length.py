@@ -31,12 +31,22 @@ def check_length(view: ReportView) -> None:
         count = length_count(texts, spec.length_unit)
         if count > limit:
             key = view.sentences_ptr[1:]
-            view.add("length", f"the answer is {count} {spec.length_unit} long; the limit is {limit} "
-                     f"({count - limit} {spec.length_unit} over)", key, target=Target.KEY,
-                     limit=limit, count=count)
+            view.add(
+                "length",
+                f"the answer is {count} {spec.length_unit} long; the limit is {limit} "
+                f"({count - limit} {spec.length_unit} over)",
+                key,
+                target=Target.KEY,
+                limit=limit,
+                count=count,
+            )
     if field_name is not None and field_name in view.meta:
         declared = view.meta[field_name]
         words = sum(len(unicodedata.normalize("NFKC", t.strip()).split()) for t in texts)
         if declared != words or isinstance(declared, bool):
-            view.add("response_length", f"{field_name} is {declared!r} but the answer has {words} "
-                     f"words; set it to {words}", *view.mtok(field_name), count=words)
+            view.add(
+                "response_length",
+                f"{field_name} is {declared!r} but the answer has {words} words; set it to {words}",
+                *view.mtok(field_name),
+                count=words,
+            )

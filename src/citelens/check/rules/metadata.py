@@ -32,34 +32,60 @@ def check_metadata(view: ReportView) -> None:
         value = _value_of(view, key)
         if _empty(value):
             present = key in md
-            view.add("metadata", f"{where}{key} is required but is " +
-                     ("empty" if present else "missing"), *view.mtok(key),
-                     target=Target.VALUE if present else Target.MISSING, key=key)
+            view.add(
+                "metadata",
+                f"{where}{key} is required but is " + ("empty" if present else "missing"),
+                *view.mtok(key),
+                target=Target.VALUE if present else Target.MISSING,
+                key=key,
+            )
     for key in spec.recommended_metadata:
         if _empty(_value_of(view, key)):
-            view.add("metadata_recommended", f"{where}{key} is recommended by the track but is "
-                     f"{'empty' if key in md else 'missing'}", *view.mtok(key),
-                     target=Target.VALUE if key in md else Target.MISSING, key=key)
+            view.add(
+                "metadata_recommended",
+                f"{where}{key} is recommended by the track but is {'empty' if key in md else 'missing'}",
+                *view.mtok(key),
+                target=Target.VALUE if key in md else Target.MISSING,
+                key=key,
+            )
     if spec.run_id_max_len is not None:
         rid = md.get("run_id")
         rid = rid if isinstance(rid, str) else ""
         if len(rid) > spec.run_id_max_len:
-            view.add("run_id_length", f"run_id is {len(rid)} characters long; the track allows at "
-                     f"most {spec.run_id_max_len} (e.g. {rid[:spec.run_id_max_len]!r})",
-                     *view.mtok("run_id"), limit=spec.run_id_max_len)
+            view.add(
+                "run_id_length",
+                f"run_id is {len(rid)} characters long; the track allows at "
+                f"most {spec.run_id_max_len} (e.g. {rid[: spec.run_id_max_len]!r})",
+                *view.mtok("run_id"),
+                limit=spec.run_id_max_len,
+            )
     if spec.forbid_extra_metadata:
         allowed = set(spec.mandatory_metadata) | set(spec.recommended_metadata)
         for key in md:
             if key not in allowed:
-                view.add("metadata", f"{where}{key} is not allowed: metadata keys must be exactly "
-                         + ", ".join(spec.mandatory_metadata), *view.mtok(key), target=Target.KEY,
-                         key=key, extra=True)
+                view.add(
+                    "metadata",
+                    f"{where}{key} is not allowed: metadata keys must be exactly "
+                    + ", ".join(spec.mandatory_metadata),
+                    *view.mtok(key),
+                    target=Target.KEY,
+                    key=key,
+                    extra=True,
+                )
     for key in spec.string_ids:
         value = md.get(key)
         if value is not None and not isinstance(value, str):
-            view.add("id_type", f"{where}{key} must be a string; write \"{value}\" instead of {value}",
-                     *view.mtok(key), key=key)
+            view.add(
+                "id_type",
+                f'{where}{key} must be a string; write "{value}" instead of {value}',
+                *view.mtok(key),
+                key=key,
+            )
     for key, allowed_values in spec.metadata_values.items():
         if key in md and md[key] not in allowed_values:
-            view.add("metadata_value", f"{where}{key} is {md[key]!r}; it must be one of "
-                     + ", ".join(map(repr, allowed_values)), *view.mtok(key), key=key)
+            view.add(
+                "metadata_value",
+                f"{where}{key} is {md[key]!r}; it must be one of " + ", ".join(map(repr, allowed_values)),
+                *view.mtok(key),
+                key=key,
+            )

@@ -34,9 +34,13 @@ def check_references(view: ReportView) -> None:
     spec = view.spec
     value = view.value
     if spec.require_references_key and "references" not in value:
-        view.add("references_missing", "the report has no 'references' key; this track requires "
-                 "one (a list of the cited doc ids, possibly empty)", "references",
-                 target=Target.MISSING)
+        view.add(
+            "references_missing",
+            "the report has no 'references' key; this track requires "
+            "one (a list of the cited doc ids, possibly empty)",
+            "references",
+            target=Target.MISSING,
+        )
     kind = spec.references_kind
     if kind == "ignore":
         return
@@ -45,17 +49,25 @@ def check_references(view: ReportView) -> None:
     cited = _first_citing_sentence(view)  # doc id -> sentence that first cites it
     if kind == "none":
         if refs:
-            view.add("references_present", "this track uses no references list, but the report has "
-                     "one; remove the 'references' key", "references", target=Target.KEY)
+            view.add(
+                "references_present",
+                "this track uses no references list, but the report has one; remove the 'references' key",
+                "references",
+                target=Target.KEY,
+            )
         return
     if spec.references_optional and not refs:
         return
     if refs is None:
         # a non-list value is a schema finding already; an absent key may be reported above
         if raw is None and ("references" in value or not spec.require_references_key):
-            view.add("references_missing", "this track requires a references list, but the report "
-                     "has none; add \"references\": [the doc ids you cite]", "references",
-                     target=Target.MISSING)
+            view.add(
+                "references_missing",
+                "this track requires a references list, but the report "
+                'has none; add "references": [the doc ids you cite]',
+                "references",
+                target=Target.MISSING,
+            )
         return
     ids = [r for r in refs if isinstance(r, str)]
     seen: dict[str, int] = {}
@@ -63,29 +75,54 @@ def check_references(view: ReportView) -> None:
         if not isinstance(r, str):
             continue
         if r in seen:
-            view.add("references_duplicate", f"references[{j}] repeats {r!r} (first at "
-                     f"references[{seen[r]}]); list each document once", "references", j,
-                     first=seen[r])
+            view.add(
+                "references_duplicate",
+                f"references[{j}] repeats {r!r} (first at references[{seen[r]}]); list each document once",
+                "references",
+                j,
+                first=seen[r],
+            )
         else:
             seen[r] = j
         if not spec.docid_ok(r):
-            view.add("docid_pattern", f"reference doc id {r!r} is not a valid document id"
-                     f"{_collection(spec)}: it must match {spec.docid_pattern} as a whole"
-                     f"{_example(spec)}", "references", j)
+            view.add(
+                "docid_pattern",
+                f"reference doc id {r!r} is not a valid document id"
+                f"{_collection(spec)}: it must match {spec.docid_pattern} as a whole"
+                f"{_example(spec)}",
+                "references",
+                j,
+            )
     listed = set(ids)
     undeclared = [d for d in cited if d not in listed]
-    uncited = [j for j, r in enumerate(refs) if isinstance(r, str) and r not in cited
-               and seen.get(r) == j]
+    uncited = [j for j, r in enumerate(refs) if isinstance(r, str) and r not in cited and seen.get(r) == j]
     for doc in undeclared:
         tokens, target = next((t, g) for d, t, g in view.cited_ids(cited[doc]) if d == doc)
-        view.add("references_undeclared", f"{doc!r} is cited but not listed in references; "
-                 "add it to the references list", *tokens, target=target, doc=doc)
+        view.add(
+            "references_undeclared",
+            f"{doc!r} is cited but not listed in references; add it to the references list",
+            *tokens,
+            target=target,
+            doc=doc,
+        )
     exact = kind == "cited_only"
     for j in uncited:
-        view.add("references_uncited", f"references[{j}] {refs[j]!r} is never cited" +
-                 ("; references must list exactly the cited documents" if exact else
-                  "; permitted, but citing or dropping it is preferred"), "references", j)
+        view.add(
+            "references_uncited",
+            f"references[{j}] {refs[j]!r} is never cited"
+            + (
+                "; references must list exactly the cited documents"
+                if exact
+                else "; permitted, but citing or dropping it is preferred"
+            ),
+            "references",
+            j,
+        )
     if kind == "retrieval_list" and spec.references_max is not None and len(refs) > spec.references_max:
-        view.add("references_max", f"the references list has {len(refs)} entries; the track allows "
-                 f"at most {spec.references_max}", "references", target=Target.KEY,
-                 limit=spec.references_max)
+        view.add(
+            "references_max",
+            f"the references list has {len(refs)} entries; the track allows at most {spec.references_max}",
+            "references",
+            target=Target.KEY,
+            limit=spec.references_max,
+        )

@@ -7,8 +7,9 @@ a `schema` error here, placed on the offending node, and the remaining rules sti
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, Callable
+from typing import Any
 
 from citelens.check.finding import Target
 from citelens.check.view import ReportView, citation_kind, is_int_like, is_score_like, resolve_shape, str_id
@@ -20,8 +21,10 @@ TASKS = ("multilingual", "english", "rag")
 TYPES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "str": (lambda v: isinstance(v, str), "a string"),
     "int": (is_int_like, "an integer"),
-    "bool": (lambda v: isinstance(v, bool) or v in (0, 1)
-             or (isinstance(v, str) and v.lower() in _BOOL_TEXT), "true or false"),
+    "bool": (
+        lambda v: isinstance(v, bool) or v in (0, 1) or (isinstance(v, str) and v.lower() in _BOOL_TEXT),
+        "true or false",
+    ),
     "object": (lambda v: isinstance(v, dict), "an object"),
     "list": (lambda v: isinstance(v, list), "a list"),
     "str_list": (lambda v: isinstance(v, list), "a list of strings"),  # items checked one by one
@@ -35,44 +38,74 @@ TYPES: dict[str, tuple[Callable[[Any], bool], str]] = {
 
 # field -> (type, required). Optional fields may also be null.
 REPORT_FIELDS = {
-    "is_ragtime": ("bool", False), "metadata": ("object", True), "evaldata": ("object", False),
-    "responses": ("list", False), "answer": ("list", False), "references": ("str_list", False),
-    "ranking": ("ranking", False), "documents": ("documents", False),
+    "is_ragtime": ("bool", False),
+    "metadata": ("object", True),
+    "evaldata": ("object", False),
+    "responses": ("list", False),
+    "answer": ("list", False),
+    "references": ("str_list", False),
+    "ranking": ("ranking", False),
+    "documents": ("documents", False),
     "path": ("str", False),  # the reference model's (file path) field: a string if given
 }
 METADATA_FIELDS = {
-    "team_id": ("str", True), "run_id": ("str", True), "topic_id": ("str", False),
-    "narrative_id": ("str_or_int", False), "collection_ids": ("str_list", False),
-    "task": ("task", False), "description": ("str", False), "creator": ("object", False),
-    "extra": ("object", False), "use_starter_kit": ("int", False), "type": ("str", False),
-    "request_id": ("str", False), "limit": ("int", False), "narrative": ("str", False),
-    "run_desc": ("str", False), "evaldata": ("object", False),
+    "team_id": ("str", True),
+    "run_id": ("str", True),
+    "topic_id": ("str", False),
+    "narrative_id": ("str_or_int", False),
+    "collection_ids": ("str_list", False),
+    "task": ("task", False),
+    "description": ("str", False),
+    "creator": ("object", False),
+    "extra": ("object", False),
+    "use_starter_kit": ("int", False),
+    "type": ("str", False),
+    "request_id": ("str", False),
+    "limit": ("int", False),
+    "narrative": ("str", False),
+    "run_desc": ("str", False),
+    "evaldata": ("object", False),
 }
 # optional, but typed without None in the reference model (`topic_id: str = None`), so an
 # explicit null does not load there (nor does `"is_ragtime": null`)
 NOT_NULL_METADATA = frozenset({"topic_id", "creator", "extra"})
 # the flat 2024 format (layout "flat"): no metadata object
 FLAT_FIELDS = {
-    "run_id": ("str", True), "topic_id": ("str_or_int", True), "topic": ("str", True),
-    "references": ("str_list", True), "response_length": ("int", True), "answer": ("list", True),
+    "run_id": ("str", True),
+    "topic_id": ("str_or_int", True),
+    "topic": ("str", True),
+    "references": ("str_list", True),
+    "response_length": ("int", True),
+    "answer": ("list", True),
 }
 SENTENCE_FIELDS = {"text": ("str", True), "metadata": ("object", False), "evaldata": ("object", False)}
 # embedded documents and rankings (autojudge-base Document, RankedDocument, RetrievedDocuments)
 DOCUMENT_FIELDS = {
-    "id": ("str", True), "text": ("str", True), "title": ("str", False), "url": ("str", False),
-    "metadata": ("object", False), "created": ("str", False), "cc_file": ("str", False),
-    "time": ("str", False), "lang": ("str", False),
+    "id": ("str", True),
+    "text": ("str", True),
+    "title": ("str", False),
+    "url": ("str", False),
+    "metadata": ("object", False),
+    "created": ("str", False),
+    "cc_file": ("str", False),
+    "time": ("str", False),
+    "lang": ("str", False),
 }
 RANKED_DOCUMENT_FIELDS = {"doc_id": ("str", True), "rank": ("int", True), "score": ("float", False)}
 RETRIEVED_FIELDS = {
-    "query_id": ("str", True), "test_collection": ("str", True), "run_id": ("str", False),
+    "query_id": ("str", True),
+    "test_collection": ("str", True),
+    "run_id": ("str", False),
     "metadata": ("object", False),
 }
 
 
 def _nullable(table: dict, key: str, required: bool) -> bool:
-    return not required and (table is not REPORT_FIELDS or key != "is_ragtime") \
+    return (
+        not required
+        and (table is not REPORT_FIELDS or key != "is_ragtime")
         and (table is not METADATA_FIELDS or key not in NOT_NULL_METADATA)
+    )
 
 
 _PLAIN = {"str": str, "object": dict, "list": list}  # types a plain isinstance test decides
@@ -85,8 +118,12 @@ def _fast_table(table: dict):
     if fast is None:
         fast = _FAST[id(table)] = (
             tuple(k for k, (_, req) in table.items() if req),
-            {k: (_PLAIN.get(t), _str_list if t == "str_list" else TYPES[t][0], _nullable(table, k, req))
-             for k, (t, req) in table.items() if t not in ("documents", "ranking")})
+            {
+                k: (_PLAIN.get(t), _str_list if t == "str_list" else TYPES[t][0], _nullable(table, k, req))
+                for k, (t, req) in table.items()
+                if t not in ("documents", "ranking")
+            },
+        )
     return fast
 
 
@@ -123,8 +160,13 @@ def _fields(view: ReportView, obj: dict, table: dict, base: tuple, where: str) -
         nullable = _nullable(table, key, required)
         if key not in obj or (obj[key] is None and nullable):
             if required and key not in obj:
-                view.add("schema", f"{where} has no {key!r} (required, {phrase})", *base, key,
-                         target=Target.MISSING)
+                view.add(
+                    "schema",
+                    f"{where} has no {key!r} (required, {phrase})",
+                    *base,
+                    key,
+                    target=Target.MISSING,
+                )
             continue
         value = obj[key]
         if value is None or not test(value):
@@ -133,8 +175,9 @@ def _fields(view: ReportView, obj: dict, table: dict, base: tuple, where: str) -
         if type_name == "str_list":
             for j, item in enumerate(value):
                 if not isinstance(item, str):
-                    view.add("schema", f"{where}.{key}[{j}] must be a string, not {_show(item)}",
-                             *base, key, j)
+                    view.add(
+                        "schema", f"{where}.{key}[{j}] must be a string, not {_show(item)}", *base, key, j
+                    )
         elif type_name == "documents":
             for doc_id, doc in value.items():
                 _model(view, doc, DOCUMENT_FIELDS, (*base, key, doc_id), f"{where}.{key}[{doc_id!r}]")
@@ -152,6 +195,7 @@ def _model(view: ReportView, obj: Any, table: dict, base: tuple, where: str) -> 
 def _ranking(view: ReportView, items: list, base: tuple, where: str) -> None:
     """A list of retrieval results (query_id, test_collection, ranked_docs) or of ranked
     documents (doc_id, rank): every item one kind, as the reference's union demands."""
+
     def problems(check) -> list:
         probe = ReportView(value={}, spec=view.spec)
         for j, item in enumerate(items):
@@ -204,11 +248,20 @@ def check_schema(view: ReportView) -> None:
         key = view.spec.sentences_key if view.spec is not None else "responses"
         view.add("schema", f"the report has no {key!r} list of sentences", key, target=Target.MISSING)
     for i, s in enumerate(view.sentences or []):
-        if type(s) is dict and type(s.get("text")) is str and len(s) <= 2 and (len(s) == 1 or "citations" in s):
+        if (
+            type(s) is dict
+            and type(s.get("text")) is str
+            and len(s) <= 2
+            and (len(s) == 1 or "citations" in s)
+        ):
             continue  # the usual {"text", "citations"} sentence: nothing else to check
         if not isinstance(s, dict):
-            view.add("schema", f"{view.sentences_ptr[1:]}[{i}] must be an object with 'text' and "
-                     f"'citations', not {_show(s)}", *view.sptr(i))
+            view.add(
+                "schema",
+                f"{view.sentences_ptr[1:]}[{i}] must be an object with 'text' and "
+                f"'citations', not {_show(s)}",
+                *view.sptr(i),
+            )
             continue
         _fields(view, s, SENTENCE_FIELDS, view.sptr(i), f"{view.sentences_ptr[1:]}[{i}]")
     if not flat:
@@ -226,24 +279,42 @@ def _check_unread_list(view: ReportView) -> None:
         return
     for i, s in enumerate(other):
         if not isinstance(s, dict):
-            view.add("schema", f"{key}[{i}] must be an object with 'text' and 'citations', not {_show(s)} "
-                     f"(the report is read from {read!r}, but {key!r} must be valid too)", key, i)
+            view.add(
+                "schema",
+                f"{key}[{i}] must be an object with 'text' and 'citations', not {_show(s)} "
+                f"(the report is read from {read!r}, but {key!r} must be valid too)",
+                key,
+                i,
+            )
             continue
         _fields(view, s, SENTENCE_FIELDS, (key, i), f"{key}[{i}]")
     kinds = [citation_kind(s.get("citations")) if isinstance(s, dict) else "none" for s in other]
     if resolve_shape(kinds) is None:
         bad = next((i for i, k in enumerate(kinds) if k in ("invalid", "ragtime_bad")), None)
-        view.add("schema", f"{key} mixes citation shapes or has malformed citations; the report is read "
-                 f"from {read!r}, but {key!r} must be a valid sentence list too (or remove it)",
-                 *((key, bad, "citations") if bad is not None else (key,)))
+        view.add(
+            "schema",
+            f"{key} mixes citation shapes or has malformed citations; the report is read "
+            f"from {read!r}, but {key!r} must be a valid sentence list too (or remove it)",
+            *((key, bad, "citations") if bad is not None else (key,)),
+        )
 
 
 def _check_topic_ids(view: ReportView, md: dict) -> None:
     tid, nid = md.get("topic_id"), md.get("narrative_id")
     if tid is None and nid is None:
         field_name = view.spec.topic_id_field if view.spec is not None else "topic_id"
-        view.add("schema", f"metadata has no topic id: set {field_name!r}", "metadata", field_name,
-                 target=Target.MISSING)
+        view.add(
+            "schema",
+            f"metadata has no topic id: set {field_name!r}",
+            "metadata",
+            field_name,
+            target=Target.MISSING,
+        )
     elif tid is not None and nid is not None and str_id(tid) != str_id(nid):
-        view.add("schema", f"metadata.topic_id {tid!r} and metadata.narrative_id {nid!r} name "
-                 "different topics; keep one, or make them equal", "metadata", "narrative_id")
+        view.add(
+            "schema",
+            f"metadata.topic_id {tid!r} and metadata.narrative_id {nid!r} name "
+            "different topics; keep one, or make them equal",
+            "metadata",
+            "narrative_id",
+        )

@@ -14,8 +14,7 @@ def check_empty_answer(view: ReportView) -> bool:
     """True when the report has sentences to check (empty_answer stops the rest)."""
     key = view.sentences_ptr[1:]
     if view.sentences is None:
-        view.add("empty_answer", f"missing {key}: the report has no sentences", key,
-                 target=Target.MISSING)
+        view.add("empty_answer", f"missing {key}: the report has no sentences", key, target=Target.MISSING)
         return False
     if not view.sentences:
         view.add("empty_answer", f"empty {key} given (no sentences); write at least one sentence", key)
@@ -38,25 +37,44 @@ def check_shapes(view: ReportView) -> None:
         s = view.sentences[i]
         cits = s.get("citations") if isinstance(s, dict) else None
         if kind == "invalid":
-            view.add("citation_format", f"{key}[{i}].citations must be a list of doc ids, a list of "
-                     "integer indices into references, or an object of doc id -> score; "
-                     f"this one is {_describe(cits)}", *view.sptr(i, "citations"))
+            view.add(
+                "citation_format",
+                f"{key}[{i}].citations must be a list of doc ids, a list of "
+                "integer indices into references, or an object of doc id -> score; "
+                f"this one is {_describe(cits)}",
+                *view.sptr(i, "citations"),
+            )
         elif kind == "empty" and main == "ragtime":
-            view.add("citation_format", f"{key}[{i}].citations is [] but this report cites with "
-                     "{doc id: score} objects; write {} (or null) for no citations",
-                     *view.sptr(i, "citations"))
+            view.add(
+                "citation_format",
+                f"{key}[{i}].citations is [] but this report cites with "
+                "{doc id: score} objects; write {} (or null) for no citations",
+                *view.sptr(i, "citations"),
+            )
         elif families[i] is not None and families[i] != main:
-            view.add("citation_format", f"{key}[{i}] cites with {SHAPE_NAMES[families[i]]} while "
-                     f"{key}[{first_at}] uses {SHAPE_NAMES[main]}; use one citation shape per report",
-                     *view.sptr(i, "citations"))
+            view.add(
+                "citation_format",
+                f"{key}[{i}] cites with {SHAPE_NAMES[families[i]]} while "
+                f"{key}[{first_at}] uses {SHAPE_NAMES[main]}; use one citation shape per report",
+                *view.sptr(i, "citations"),
+            )
 
 
 def _describe(value: object) -> str:
     if isinstance(value, list):
         types = sorted({type(v).__name__ for v in value})
-        return "a list of " + " and ".join({"str": "strings", "int": "integers", "float": "decimals",
-                                              "NoneType": "nulls", "bool": "booleans", "dict": "objects",
-                                              "list": "lists"}.get(t, t) for t in types)
+        return "a list of " + " and ".join(
+            {
+                "str": "strings",
+                "int": "integers",
+                "float": "decimals",
+                "NoneType": "nulls",
+                "bool": "booleans",
+                "dict": "objects",
+                "list": "lists",
+            }.get(t, t)
+            for t in types
+        )
     return {str: "a string", int: "a number", float: "a number", bool: "a boolean"}.get(type(value), "other")
 
 
@@ -73,45 +91,72 @@ def check_sentences(view: ReportView) -> None:
             continue
         shape = report_shape if report_shape is not None else view.sentence_shape(i)
         if shape is not None and shape not in accepted:
-            view.add("citation_format", f"{key}[{i}] cites with {SHAPE_NAMES[shape]} ({shape}), which "
-                     f"this track does not accept; use " + " or ".join(
-                         f"{SHAPE_NAMES[t]} ({t})" for t in accepted), *view.sptr(i, "citations"))
+            view.add(
+                "citation_format",
+                f"{key}[{i}] cites with {SHAPE_NAMES[shape]} ({shape}), which "
+                f"this track does not accept; use "
+                + " or ".join(f"{SHAPE_NAMES[t]} ({t})" for t in accepted),
+                *view.sptr(i, "citations"),
+            )
             continue
         if spec.require_citations_key and "citations" not in s:
-            view.add("citation_format", f"{key}[{i}] has no 'citations' key; this track requires one "
-                     "on every sentence (write [] when it cites nothing)", *view.sptr(i, "citations"),
-                     target=Target.MISSING)
+            view.add(
+                "citation_format",
+                f"{key}[{i}] has no 'citations' key; this track requires one "
+                "on every sentence (write [] when it cites nothing)",
+                *view.sptr(i, "citations"),
+                target=Target.MISSING,
+            )
         text = s.get("text")
         if type(text) is not str or not text.strip():
-            view.add("blank_sentence", f"{key}[{i}].text is blank; every sentence needs text "
-                     "(drop the sentence or write it)", *view.sptr(i, "text"),
-                     target=Target.VALUE if "text" in s else Target.MISSING)
+            view.add(
+                "blank_sentence",
+                f"{key}[{i}].text is blank; every sentence needs text (drop the sentence or write it)",
+                *view.sptr(i, "text"),
+                target=Target.VALUE if "text" in s else Target.MISSING,
+            )
         cits = s.get("citations")
         n = len(cits) if type(cits) is list or type(cits) is dict else 0
         if maxc is not None and n > maxc:
-            view.add("citation_count", f"{key}[{i}] has {n} citations; the track allows at most {maxc} "
-                     "per sentence", *view.sptr(i, "citations"), limit=maxc)
+            view.add(
+                "citation_count",
+                f"{key}[{i}] has {n} citations; the track allows at most {maxc} per sentence",
+                *view.sptr(i, "citations"),
+                limit=maxc,
+            )
         if shape == "rag24" and isinstance(cits, list):
             for j, c in enumerate(cits):
                 if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < len(refs):
-                    what = ("not an integer" if isinstance(c, bool) or not isinstance(c, int)
-                            else "out of range")
-                    view.add("reference_index", f"{key}[{i}] cites reference index {c!r}, {what}: "
-                             f"the references list has {len(refs)} entries, so valid indices are "
-                             + (f"0..{len(refs) - 1}" if refs else "none"),
-                             *view.sptr(i, "citations", j))
+                    what = (
+                        "not an integer" if isinstance(c, bool) or not isinstance(c, int) else "out of range"
+                    )
+                    view.add(
+                        "reference_index",
+                        f"{key}[{i}] cites reference index {c!r}, {what}: "
+                        f"the references list has {len(refs)} entries, so valid indices are "
+                        + (f"0..{len(refs) - 1}" if refs else "none"),
+                        *view.sptr(i, "citations", j),
+                    )
         if check_ids and cits and not _all_ids_ok(spec, cits, shape, refs):
             for doc, tokens, target in view.cited_ids(i):
                 if not spec.docid_ok(doc):
-                    view.add("docid_pattern", f"cited doc id {doc!r} is not a valid document id"
-                             f"{_collection(spec)}: it must match {spec.docid_pattern} as a whole"
-                             f"{_example(spec)}", *tokens, target=target)
+                    view.add(
+                        "docid_pattern",
+                        f"cited doc id {doc!r} is not a valid document id"
+                        f"{_collection(spec)}: it must match {spec.docid_pattern} as a whole"
+                        f"{_example(spec)}",
+                        *tokens,
+                        target=target,
+                    )
         if spec.flag_duplicate_citations and shape == "rag24" and isinstance(cits, list):
             dupes = [c for c, k in Counter(c for c in cits if isinstance(c, int)).items() if k > 1]
             for c in dupes:
                 j = len(cits) - 1 - cits[::-1].index(c)
-                view.add("citation_duplicate", f"{key}[{i}] cites reference {c} more than once; "
-                         "cite each reference once per sentence", *view.sptr(i, "citations", j))
+                view.add(
+                    "citation_duplicate",
+                    f"{key}[{i}] cites reference {c} more than once; cite each reference once per sentence",
+                    *view.sptr(i, "citations", j),
+                )
 
 
 def _all_ids_ok(spec, cits, shape: str | None, refs: list) -> bool:
@@ -136,18 +181,25 @@ def check_scores(view: ReportView) -> None:
     """citation_score: every {doc id: score} value must be a JSON number."""
     key = view.sentences_ptr[1:]
     for i, kind in enumerate(view.kinds):
-        if kind != "ragtime_lax" and kind != "ragtime_bad" or view.sentence_shape(i) != "ragtime":
+        if (kind != "ragtime_lax" and kind != "ragtime_bad") or view.sentence_shape(i) != "ragtime":
             continue  # "ragtime": every score is already a JSON number
         cits = view.sentences[i].get("citations")
         for doc, score in cits.items():
             if not is_number(score):
                 if isinstance(score, int) and not isinstance(score, bool):  # beyond the float range
-                    view.add("citation_score", f"{key}[{i}] cites {doc!r} with a {len(str(abs(score)))}-digit "
-                             "score, too large for a 64-bit float; use a number like 0.5",
-                             *view.sptr(i, "citations", doc))
+                    view.add(
+                        "citation_score",
+                        f"{key}[{i}] cites {doc!r} with a {len(str(abs(score)))}-digit "
+                        "score, too large for a 64-bit float; use a number like 0.5",
+                        *view.sptr(i, "citations", doc),
+                    )
                     continue
-                view.add("citation_score", f"{key}[{i}] cites {doc!r} with score {score!r}; a score "
-                         "must be a JSON number (e.g. 0.5)", *view.sptr(i, "citations", doc))
+                view.add(
+                    "citation_score",
+                    f"{key}[{i}] cites {doc!r} with score {score!r}; a score "
+                    "must be a JSON number (e.g. 0.5)",
+                    *view.sptr(i, "citations", doc),
+                )
 
 
 def check_structural(view: ReportView) -> None:
@@ -159,12 +211,19 @@ def check_structural(view: ReportView) -> None:
             continue
         text = s.get("text")
         if type(text) is not str or not text.strip():
-            view.add("blank_sentence", f"{key}[{i}].text is blank; every sentence needs text",
-                     *view.sptr(i, "text"), target=Target.VALUE if "text" in s else Target.MISSING)
+            view.add(
+                "blank_sentence",
+                f"{key}[{i}].text is blank; every sentence needs text",
+                *view.sptr(i, "text"),
+                target=Target.VALUE if "text" in s else Target.MISSING,
+            )
         cits = s.get("citations")
         if view.sentence_shape(i) == "rag24" and isinstance(cits, list):
             for j, c in enumerate(cits):
                 if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < len(refs):
-                    view.add("reference_index", f"{key}[{i}] cites reference index {c!r}, which is "
-                             f"out of range (the references list has {len(refs)} entries)",
-                             *view.sptr(i, "citations", j))
+                    view.add(
+                        "reference_index",
+                        f"{key}[{i}] cites reference index {c!r}, which is "
+                        f"out of range (the references list has {len(refs)} entries)",
+                        *view.sptr(i, "citations", j),
+                    )

@@ -28,8 +28,14 @@ def render_github(results: list[FileResult], *, base: Path | None = None) -> str
     lines = []
     for row in located_findings(results):
         f, loc = row.finding, row.location
-        props = {"file": repo_relative(row.path, base), "line": loc.line, "col": loc.column,
-                 "endLine": loc.end_line, "endColumn": loc.end_column, "title": f"citelens {f.code}"}
+        props = {
+            "file": repo_relative(row.path, base),
+            "line": loc.line,
+            "col": loc.column,
+            "endLine": loc.end_line,
+            "endColumn": loc.end_column,
+            "title": f"citelens {f.code}",
+        }
         joined = ",".join(f"{key}={escape_property(str(value))}" for key, value in props.items())
         lines.append(f"::{COMMANDS[f.severity]} {joined}::{escape_data(f.message)}")
     return "".join(line + "\n" for line in lines)

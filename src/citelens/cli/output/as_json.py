@@ -14,14 +14,28 @@ def json_document(results: list[FileResult], summary: Summary | None = None) -> 
     """Findings with 1-based, code-point, end-exclusive positions, and the totals."""
     summary = summary or Summary.of(results)
     findings = [
-        {"path": row.path, "line": row.location.line, "column": row.location.column,
-         "end_line": row.location.end_line, "end_column": row.location.end_column,
-         "code": row.finding.code, "severity": row.finding.severity, "message": row.finding.message,
-         "topic_id": row.finding.topic_id}
+        {
+            "path": row.path,
+            "line": row.location.line,
+            "column": row.location.column,
+            "end_line": row.location.end_line,
+            "end_column": row.location.end_column,
+            "code": row.finding.code,
+            "severity": row.finding.severity,
+            "message": row.finding.message,
+            "topic_id": row.finding.topic_id,
+        }
         for row in located_findings(results)
     ]
-    return {"findings": findings, "summary": {"files": summary.files, "reports": summary.reports,
-                                              "errors": summary.errors, "warnings": summary.warnings}}
+    return {
+        "findings": findings,
+        "summary": {
+            "files": summary.files,
+            "reports": summary.reports,
+            "errors": summary.errors,
+            "warnings": summary.warnings,
+        },
+    }
 
 
 def render_json(results: list[FileResult], summary: Summary | None = None) -> str:

@@ -36,10 +36,15 @@ def artifact_uri(path: str, base: Path | None = None) -> str:
     return quote(relative, safe="/")
 
 
-def sarif_log(results: list[FileResult], *, rule_summary: RuleSummary | None = None,
-              rule_help_uri: Callable[[str], str | None] | None = None,
-              base: Path | None = None, version: str = __version__,
-              information_uri: str = INFORMATION_URI) -> dict[str, Any]:
+def sarif_log(
+    results: list[FileResult],
+    *,
+    rule_summary: RuleSummary | None = None,
+    rule_help_uri: Callable[[str], str | None] | None = None,
+    base: Path | None = None,
+    version: str = __version__,
+    information_uri: str = INFORMATION_URI,
+) -> dict[str, Any]:
     rows = located_findings(results)
     codes = sorted({row.finding.code for row in rows})
     rule_index = {code: i for i, code in enumerate(codes)}
@@ -58,18 +63,29 @@ def sarif_log(results: list[FileResult], *, rule_summary: RuleSummary | None = N
             "ruleIndex": rule_index[f.code],
             "level": LEVELS[f.severity],
             "message": {"text": f.message or f.code},
-            "locations": [{"physicalLocation": {
-                "artifactLocation": {"uri": artifact_uri(row.path, base)},
-                "region": {"startLine": loc.line, "startColumn": loc.column,
-                           "endLine": loc.end_line, "endColumn": loc.end_column},
-            }}],
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": artifact_uri(row.path, base)},
+                        "region": {
+                            "startLine": loc.line,
+                            "startColumn": loc.column,
+                            "endLine": loc.end_line,
+                            "endColumn": loc.end_column,
+                        },
+                    }
+                }
+            ],
         }
         if f.topic_id is not None:
             result["properties"] = {"topic_id": f.topic_id}
         sarif_results.append(result)
     driver = {"name": "citelens", "version": version, "informationUri": information_uri, "rules": rules}
-    return {"$schema": SARIF_SCHEMA, "version": SARIF_VERSION,
-            "runs": [{"tool": {"driver": driver}, "columnKind": "unicodeCodePoints", "results": sarif_results}]}
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": SARIF_VERSION,
+        "runs": [{"tool": {"driver": driver}, "columnKind": "unicodeCodePoints", "results": sarif_results}],
+    }
 
 
 def render_sarif(results: list[FileResult], **options: Any) -> str:

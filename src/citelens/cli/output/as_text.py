@@ -11,8 +11,12 @@ from citelens.cli.output.summary import Summary, summary_line
 
 #: ANSI styles; used only when `use_color` says so
 STYLES: dict[str, str] = {
-    "path": "\x1b[1m", "error": "\x1b[1;31m", "warning": "\x1b[1;33m", "info": "\x1b[1;36m",
-    "code": "\x1b[2m", "reset": "\x1b[0m",
+    "path": "\x1b[1m",
+    "error": "\x1b[1;31m",
+    "warning": "\x1b[1;33m",
+    "info": "\x1b[1;36m",
+    "code": "\x1b[2m",
+    "reset": "\x1b[0m",
 }
 _BREAKS = re.compile(r"\r\n|\r|\n")
 
@@ -43,8 +47,10 @@ def render_text(results: list[FileResult], summary: Summary | None = None, *, co
             message = f.message
             if "\n" in message or "\r" in message:
                 message = _BREAKS.sub(" ", message)
-            lines.append(f"{path}:{line + 1}:{col + 1}: {_style(f.severity, f.severity, color)}"
-                         f"[{_style(f.code, 'code', color)}] {message}")
+            lines.append(
+                f"{path}:{line + 1}:{col + 1}: {_style(f.severity, f.severity, color)}"
+                f"[{_style(f.code, 'code', color)}] {message}"
+            )
     lines.append(summary_line(summary or Summary.of(results)))
     return "\n".join(lines) + "\n"
 

@@ -41,7 +41,9 @@ def locate(result: FileResult, finding: Finding) -> Location:
 def located_findings(results: list[FileResult]) -> list[LocatedFinding]:
     """All findings, sorted by path, then position, then code."""
     rows = [LocatedFinding(r.path, f, locate(r, f)) for r in results for f in r.findings]
-    rows.sort(key=lambda row: (row.path, row.finding.start, row.finding.end, row.finding.code, row.finding.message))
+    rows.sort(
+        key=lambda row: (row.path, row.finding.start, row.finding.end, row.finding.code, row.finding.message)
+    )
     return rows
 
 

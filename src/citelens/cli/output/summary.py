@@ -16,11 +16,14 @@ class Summary:
     infos: int = 0
 
     @classmethod
-    def of(cls, results: list[FileResult]) -> "Summary":
-        return cls(files=len(results), reports=sum(r.reports for r in results),
-                   errors=sum(r.count("error") for r in results),
-                   warnings=sum(r.count("warning") for r in results),
-                   infos=sum(r.count("info") for r in results))
+    def of(cls, results: list[FileResult]) -> Summary:
+        return cls(
+            files=len(results),
+            reports=sum(r.reports for r in results),
+            errors=sum(r.count("error") for r in results),
+            warnings=sum(r.count("warning") for r in results),
+            infos=sum(r.count("info") for r in results),
+        )
 
 
 def plural(count: int, noun: str) -> str:
