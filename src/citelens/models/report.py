@@ -164,20 +164,20 @@ class Report(BaseModel):
     # --- conversion -----------------------------------------------------------------------
 
     def convert(self, spec: SpecArg) -> Report:
-        """A new report in `spec`'s shape (see `citelens.convert.convert`)."""
-        from citelens.convert import convert
+        """A new report in `spec`'s shape (see `citelens.models.conversion`)."""
+        from citelens.models.conversion import convert  # loaded on first use
 
         return convert(self, spec)
 
     def to_rag(self, spec: SpecArg = None) -> Report:
         """Deprecated: `convert(spec)` with a RAG spec (default rag25)."""
-        from citelens.convert import to_rag
+        from citelens.models.conversion import to_rag  # loaded on first use
 
         return to_rag(self, spec)
 
     def to_ragtime(self, spec: SpecArg = None) -> Report:
         """Deprecated: `convert(spec)` with a RAGTIME spec (default ragtime25)."""
-        from citelens.convert import to_ragtime
+        from citelens.models.conversion import to_ragtime  # loaded on first use
 
         return to_ragtime(self, spec)
 
