@@ -78,18 +78,20 @@ def find_config(start: str | Path) -> Path | None:
 
 
 def _resolve_spec(value: str, base: Path, path: Path, line: int | None) -> str:
-    from citelens.specs import builtin_specs
+    """The spec setting checked and made absolute: a built-in id, or `FILE[#ID]` with FILE
+    taken from the config file's directory (the spec itself is read when it is used)."""
+    from citelens.specs import builtin_specs, parse_spec_ref
 
-    known = builtin_specs()
-    if value in known:
+    ref = parse_spec_ref(value, base)
+    if ref.path is None:
         return value
-    file_part, hash_, wanted = value.partition("#")
-    spec_path = (base / file_part).resolve()
+    spec_path = ref.path.resolve()
     if spec_path.is_file():
-        return f"{spec_path}{hash_}{wanted}"
+        return f"{spec_path}#{ref.spec_id}" if ref.spec_id else str(spec_path)
+    known = sorted(builtin_specs())
     raise ConfigError(
-        f"'spec': {value!r} is neither a built-in spec{suggestion(value, sorted(known))} "
-        f"(known: {', '.join(sorted(known))}) nor a spec file (no file {spec_path})",
+        f"'spec': {value!r} is neither a built-in spec{suggestion(value, known)} "
+        f"(known: {', '.join(known)}) nor a spec file (no file {spec_path})",
         path,
         line,
     )
