@@ -7,22 +7,19 @@ misspelt severity code would otherwise silently never apply.
 
 from __future__ import annotations
 
-import re
 import tomllib
 from pathlib import Path
 from typing import Any, Final
 
 from citelens.config.error import ConfigError
 from citelens.config.settings import SETTING_KEYS, Settings, check_severity_table, suggestion
-from citelens.config.toml_lines import Table, TomlLines
+from citelens.source.toml_lines import Table, TomlLines, syntax_error
 
 #: config file name -> the table inside it that holds the settings (() = top level)
 CONFIG_FILES: Final[dict[str, Table]] = {
     "citelens.toml": (),
     "pyproject.toml": ("tool", "citelens"),
 }
-
-_TOML_AT = re.compile(r"\(at line (\d+), column \d+\)")
 
 
 def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
@@ -33,10 +30,8 @@ def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
     try:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as exc:
-        m = _TOML_AT.search(str(exc))
-        raise ConfigError(
-            f"not valid TOML: {_TOML_AT.sub('', str(exc)).strip()}", path, int(m.group(1)) if m else None
-        ) from None
+        reason, line = syntax_error(exc)
+        raise ConfigError(f"not valid TOML: {reason}", path, line) from None
 
 
 def _table(data: dict[str, Any], table: Table) -> dict[str, Any] | None:
