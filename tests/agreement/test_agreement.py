@@ -273,7 +273,7 @@ def test_a_broken_first_line_does_not_hide_the_rest_of_a_jsonl_run(first):
 @pytest.mark.parametrize("spec_id", R.SHARED_SPECS)
 def test_strict_mode_agrees_too(spec_id, tmp_path):
     """`--strict` here and `ReportVerification(strict=True)` there: every smell an error."""
-    from agreement.generate import generate_run
+    from report_factory import generate_run
 
     lines, topics = generate_run(spec_id, 150, 3)
     requests, ours = C.write_requests(tmp_path / "topics.jsonl", topics)
