@@ -32,6 +32,7 @@ from citelens.check.rules.sentences import (
 )
 from citelens.check.view import ReportView, TopicInfo
 from citelens.source.document import Item, SourceFile, decode, read_source
+from citelens.source.edits import shift
 from citelens.source.json_locate import Locator
 from citelens.source.json_nodes import locate
 from citelens.specs.model import STRUCTURE_CODES, TrackSpec
@@ -214,7 +215,6 @@ class Checker:
                 _PROBLEM_CODES[p.kind], "error", _problem_message(p), start=p.start - base, end=p.end - base
             )
             if self.fixes and p.kind == "duplicate_key":
-                from citelens.fixes.edits import shift
                 from citelens.fixes.fixers import fix_duplicate_key
 
                 repair = fix_duplicate_key(item.node(text), p.start, p.first_key[0])
@@ -237,7 +237,6 @@ class Checker:
 
     def _with_fix(self, finding: Finding, node, view: ReportView, base: int) -> Finding:
         """The finding with its repair attached (edit offsets relative to `base`)."""
-        from citelens.fixes.edits import shift
         from citelens.fixes.fixers import FixContext, fix_for
 
         repair = fix_for(finding, FixContext(node, view, self.topics))
@@ -253,8 +252,6 @@ def _moved(f: Finding, by: int) -> Finding:
     """A cached finding (offsets relative to its report) placed at the report's offset."""
     if f.fix is None:
         return f.with_span(f.start + by, f.end + by)
-    from citelens.fixes.edits import shift
-
     return replace(f.with_span(f.start + by, f.end + by), fix=shift(f.fix, by))
 
 

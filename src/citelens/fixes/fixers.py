@@ -17,7 +17,7 @@ from citelens.check.finding import Edit, Finding, Fix
 from citelens.check.rules.length import length_count
 from citelens.check.rules.schema import METADATA_FIELDS
 from citelens.check.view import SHAPE_NAMES, ReportView, is_number
-from citelens.fixes.edits import (
+from citelens.source.edits import (
     add_member,
     append_items,
     element_spans,
