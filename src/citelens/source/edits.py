@@ -1,17 +1,40 @@
-"""Text edits on JSON nodes that leave every other byte of the line as it was.
+"""Text edits: `Edit`/`Fix`, and edits on JSON nodes that leave every other byte as it was.
 
-Each helper returns `Edit`s (code-point spans into the file). Values are written the way
-`json.dumps` writes them with non-ASCII kept, which is how run files are usually made.
+They sit at the bottom with the text they change, so that rules (their fixers), the fix
+loop, conversion and the editor session all share one kind of edit. Each helper returns
+`Edit`s (code-point spans into the file). Values are written the way `json.dumps` writes
+them with non-ASCII kept, which is how run files are usually made.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
-from citelens.check.finding import Edit, Fix
 from citelens.source.json_nodes import Node
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """Replace file text[start:end] (code points) with new_text."""
+
+    start: int
+    end: int
+    new_text: str
+
+
+Applicability = Literal["safe", "unsafe"]
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """A repair for a finding. `unsafe` fixes change content (e.g. drop sentences)."""
+
+    title: str
+    edits: tuple[Edit, ...]
+    applicability: Applicability = "safe"
 
 
 def dump(value: Any) -> str:
