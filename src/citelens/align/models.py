@@ -111,7 +111,7 @@ class Citation(BaseModel):
     evidence_spans: list[EvidenceSpan] = Field(default_factory=list)
     components: Mapping[str, float] = Field(default_factory=dict)
 
-    @computed_field(return_type=str)
+    @computed_field(return_type=str)  # type: ignore[prop-decorator]  # pydantic's documented form
     @property
     def exact_evidence(self) -> str:
         if not self.evidence_spans:

@@ -10,6 +10,10 @@ Only the punctuation positions are visited, so long documents segment quickly.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from citelens.align.models import AnswerSpan
 
 ABBREVIATIONS = frozenset({"dr", "mr", "mrs", "ms", "prof", "sr", "jr", "st", "vs", "etc", "e.g", "i.e"})
 
@@ -106,7 +110,7 @@ def paragraph_spans(text: str) -> list[tuple[int, int]]:
 class SimpleAnswerSegmenter:
     """Answer segmenter: paragraphs on blank lines, then sentences (newlines do not split)."""
 
-    def segment(self, text: str) -> list:
+    def segment(self, text: str) -> list[AnswerSpan]:
         from citelens.align.models import AnswerSpan
 
         spans = []
