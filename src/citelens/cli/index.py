@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from citelens.cli import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+
+if TYPE_CHECKING:
+    from citelens.corpus.index_build import BuildProgress
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -48,7 +51,7 @@ class _ProgressLine:
         self.stream = stream
         self.shown = False
 
-    def __call__(self, progress) -> None:  # type: ignore[no-untyped-def]
+    def __call__(self, progress: BuildProgress) -> None:
         eta = progress.eta
         line = (
             f"indexed {progress.docs:,} documents · {_size(progress.bytes_done)} of {_size(progress.bytes_total)}"

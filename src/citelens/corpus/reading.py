@@ -68,7 +68,7 @@ class LineReader:
                     f"{path}: a zstd-compressed corpus needs the zstandard package (pip install 'citelens[zstd]')"
                 ) from exc
             reader = zstandard.ZstdDecompressor().stream_reader(self.raw, read_across_frames=True)
-            self.stream = io.BufferedReader(reader, 1 << 20)  # type: ignore[arg-type]
+            self.stream = io.BufferedReader(reader, 1 << 20)
         else:
             self.stream = self.raw
         self.consumed = 0  # uncompressed bytes handed out (or skipped)
