@@ -39,7 +39,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from citelens.check import Checker
-    from citelens.fixes.edits import apply_edits
+    from citelens.source.edits import apply_edits
     from citelens.session import Workspace
     from citelens.specs import SpecError, resolve_spec
     from citelens.topics import TopicFileError, load_topics

@@ -39,7 +39,7 @@ def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
         ) from None
 
 
-def _table(data: dict[str, Any], table: Table) -> dict[str, Any] | None:
+def _table(data: dict[str, Any], table: Table) -> object:
     value: Any = data
     for part in table:
         if not isinstance(value, dict) or part not in value:
