@@ -225,3 +225,64 @@ def test_per_report_records_carry_origin_and_the_engine_code():
     for f in spec_records:
         assert f.origin is not None and f.origin[1:] == ("teamA", "run1")
         assert f.code and f.topic is not None
+
+
+# --- write_submission_output ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", ["rag26", "ragtime26", "kiddie", "dragun25"])
+def test_submission_output_is_byte_for_byte_the_reference_file(tmp_path, spec):
+    from citelens.convert import write_submission_output
+
+    runs = [*KIDDIE_RUNS, DATA / "T1_run_1.head3.jsonl"]
+    ours = [r for run in runs for r in load_report(run)]
+    theirs = [r for run in runs for r in reference().report.load_report(run)]
+    n = write_submission_output(ours, tmp_path / "new" / "folder" / "ours.jsonl", spec)
+    m = reference().report_export.write_submission_output(theirs, tmp_path / "theirs.jsonl", spec)
+    assert n == m == len(ours)
+    assert (tmp_path / "new" / "folder" / "ours.jsonl").read_bytes() == (
+        tmp_path / "theirs.jsonl"
+    ).read_bytes()
+
+
+def test_submission_output_replaces_through_a_symlink_and_keeps_the_mode(tmp_path):
+    from citelens.convert import write_submission_output
+
+    real = tmp_path / "real.jsonl"
+    real.write_text("old\n", encoding="utf-8")
+    real.chmod(0o640)
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(real)
+    write_submission_output(load_report(KIDDIE_RUNS[0]), link, "kiddie")
+    assert link.is_symlink() and real.stat().st_mode & 0o777 == 0o640
+    assert [json.loads(x)["metadata"]["run_id"] for x in real.read_text(encoding="utf-8").splitlines()] == [
+        r.metadata.run_id for r in load_report(KIDDIE_RUNS[0])
+    ]
+
+
+# --- spec helpers ---------------------------------------------------------------------
+
+
+def test_known_smell_categories_hold_the_references_and_ours():
+    from citelens.specs import DEFAULT_SMELLS, KNOWN_SMELL_CATEGORIES
+
+    ts = reference().track_spec
+    assert set(ts.KNOWN_SMELL_CATEGORIES) <= set(KNOWN_SMELL_CATEGORIES)
+    assert {"citation_duplicate", "run_consistency"} <= set(KNOWN_SMELL_CATEGORIES)
+    assert "json_syntax" not in KNOWN_SMELL_CATEGORIES  # a structure error is never a smell
+    assert set(DEFAULT_SMELLS) == set(ts.DEFAULT_SMELLS)
+
+
+@pytest.mark.parametrize("track", ["rag26", "rag25", "ragtime26", "dragun25", "kiddie"])
+def test_get_spec_with_a_task_refuses_a_spec_of_another_task(track):
+    from citelens.specs import get_spec
+
+    ts = reference().track_spec
+    task = ts.get_spec(track).task
+    assert get_spec(track, task=task).task == task
+    assert get_spec(track, task=None) is get_spec(track)
+    other = "repgen" if task == "generation" else "generation"
+    with pytest.raises(KeyError):
+        ts.get_spec(track, task=other)
+    with pytest.raises(KeyError, match=f"for the '{task}' task, not '{other}'"):
+        get_spec(track, task=other)

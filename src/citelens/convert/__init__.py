@@ -15,6 +15,7 @@ _EXPORTS = {
     "to_ragtime": "citelens.convert.convert",
     "submission_dict": "citelens.convert.wire",
     "report_to_submission_dict": "citelens.convert.wire",
+    "write_submission_output": "citelens.convert.export",
     "map_metadata": "citelens.convert.metadata_map",
     "flat_to_nested": "citelens.convert.flat",
     "nested_to_flat": "citelens.convert.flat",
