@@ -13,7 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from citelens.align.models import AnswerSpan
+    from citelens.align.models import AnswerSpan, Segment
 
 ABBREVIATIONS = frozenset({"dr", "mr", "mrs", "ms", "prof", "sr", "jr", "st", "vs", "etc", "e.g", "i.e"})
 
@@ -90,7 +90,7 @@ class SimpleSegmenter:
     def __init__(self, split_on_newlines: bool = True) -> None:
         self.split_on_newlines = split_on_newlines
 
-    def segment(self, text: str) -> list:
+    def segment(self, text: str) -> list[Segment]:
         from citelens.align.models import Segment
 
         return [
