@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from citelens.check import workers
-from citelens.check.finding import Finding
+from citelens.check.finding import Finding, Fix
 from citelens.check.fix_context import FixContext, fix_for
 from citelens.check.registry import STRUCTURE_CODES
 from citelens.check.result import FileResult
@@ -139,13 +139,20 @@ class Checker:
         return self.check_source(read_source(text), path)
 
     def check_source(self, source: SourceFile, path: str) -> FileResult:
+        report_findings, facts = self._collect(source.text, source.items)
+        return self.file_result(source, path, report_findings, facts)
+
+    def file_result(
+        self, source: SourceFile, path: str, report_findings: list[Finding], facts: list[ReportFacts]
+    ) -> FileResult:
+        """The file's result from its reports' findings (placed, severities applied) and
+        facts: adds the text problems and the cross-report findings, then sorts."""
         text = source.text
         findings: list[Finding] = [
             Finding(p.code, "error", p.message, start=p.start, end=p.end) for p in source.problems
         ]
         if source.syntax is not None:
             findings.append(_syntax(source.syntax.message, source.syntax.offset))
-        report_findings, facts = self._collect(text, source.items)
         by_index = {item.index: item for item in source.items}
         locators: dict[int, Locator] = {}  # a report with several file-level findings is read once
 
@@ -166,6 +173,36 @@ class Checker:
         return FileResult(path, source.line_index, findings, len(source.items))
 
     # --- one report -----------------------------------------------------------------
+    def report_outcome(self, text: str, item: Item) -> tuple[list[Finding], ReportFacts | None]:
+        """One report's findings (offsets relative to `item.start`, severities applied)
+        and its facts for the cross-report rules (shared with the cache: copy before
+        setting `index`). For callers that keep per-report state (`citelens.session`)."""
+        outcome = self._item(text, item)
+        return self.policy.apply(outcome.findings), outcome.facts
+
+    def fix_for(self, text: str, item: Item, finding: Finding) -> Fix | None:
+        """The fix of one finding of report `item`, with file offsets: the fix that a
+        `fixes=True` checker attaches to it, computed for this finding alone."""
+        item = item.decoded(text)
+        if item.syntax is not None:
+            return None
+        view = run_rules(item.value, self.spec, topics=self.topics)
+        context = FixContext(item.node(text), view, self.topics)
+        if finding.code == "duplicate_key":  # placed in the file, with the first key in `data`
+            return fix_for(finding, context)
+        found = view.findings
+        if self.topics and isinstance(item.value, dict):
+            found = found + topic_findings(report_facts(0, view), self.spec, self.topics)
+        for f in found:
+            if (f.code, f.pointer, f.target, f.message) == (
+                finding.code,
+                finding.pointer,
+                finding.target,
+                finding.message,
+            ):
+                return fix_for(f, context)
+        return None
+
     def _collect(self, text: str, items: list[Item]) -> tuple[list[Finding], list[ReportFacts]]:
         """The per-report findings (placed in the file, severities applied) and facts."""
         if self.workers > 1 and not self.fixes and workers.worth_forking(len(items)):

@@ -5,6 +5,7 @@ notes; the typed conversion (`convert`, `to_rag`, `to_ragtime`) is the models' o
 from __future__ import annotations
 
 from citelens.check.rules.length import word_count
+from citelens.convert.export import write_submission_output
 from citelens.convert.flat import flat_to_nested, nested_to_flat
 from citelens.convert.losses import LossNote
 from citelens.convert.value import ConversionError, convert_value, report_from_value
@@ -36,4 +37,5 @@ __all__ = [
     "to_rag",
     "to_ragtime",
     "word_count",
+    "write_submission_output",
 ]

@@ -72,7 +72,7 @@ def convert(report: Report, spec: TrackSpec | str) -> Report:
     return type(report)(  # the report's own class: this module does not import the model
         is_ragtime=tag == "ragtime",
         metadata=map_metadata(report.metadata, spec),
-        responses=sentences,
+        responses=sentences,  # type: ignore[arg-type]  # one sentence class by construction
         references=None if spec.references_kind == "none" else references,
     )
 

@@ -63,8 +63,8 @@ class Report(BaseModel):
     def _sentences(self) -> list[ReportSentence]:
         """The sentence list; after `switch_responses_to_answer` it lives under `answer`."""
         if self.responses is not None:
-            return self.responses
-        return self.answer or []
+            return list(self.responses)
+        return list(self.answer or [])
 
     # --- text -------------------------------------------------------------------------
 
@@ -163,7 +163,7 @@ class Report(BaseModel):
 
     # --- conversion -----------------------------------------------------------------------
 
-    def convert(self, spec: SpecArg) -> Report:
+    def convert(self, spec: TrackSpec | str) -> Report:
         """A new report in `spec`'s shape (see `citelens.models.conversion`)."""
         from citelens.models.conversion import convert  # loaded on first use
 
