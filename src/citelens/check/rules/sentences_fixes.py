@@ -33,10 +33,15 @@ def fix_reference_index(f: Finding, ctx: FixContext) -> Fix | None:
 def fix_citation_duplicate(f: Finding, ctx: FixContext) -> Fix | None:
     i = sentence_index(f, ctx)
     node, cits = citations_of(ctx, i) if i is not None else (None, None)
-    if node is None or node.kind != "array":
+    if node is None or node.kind != "array" or not isinstance(cits, list):
         return None
-    seen: set = set()
-    dupes = [j for j, c in enumerate(cits) if (c in seen) or seen.add(c)]
+    seen: set[Any] = set()
+    dupes: list[int] = []
+    for j, c in enumerate(cits):
+        if c in seen:
+            dupes.append(j)
+        else:
+            seen.add(c)
     return fix("Cite each reference once", remove_items(node, dupes))
 
 
@@ -65,6 +70,8 @@ def fix_citation_count(f: Finding, ctx: FixContext) -> Fix | None:
         keep = {d for d, _ in order[:limit]}
         new: Any = {d: s for d, s in cits.items() if d in keep}
         return fix(f"Keep the {limit} highest-scored citations", [replace_value(node, new)], unsafe=True)
+    if not isinstance(cits, list):
+        return None
     return fix(f"Keep the first {limit} citations", remove_items(node, range(limit, len(cits))), unsafe=True)
 
 
@@ -84,10 +91,13 @@ def fix_citation_score(f: Finding, ctx: FixContext) -> Fix | None:
     )
 
 
-def _convert_sentence(cits: Any, target: str, refs: list, shape: str | None) -> tuple[Any, list[str]] | None:
+def _convert_sentence(
+    cits: Any, target: str, refs: list[str], shape: str | None
+) -> tuple[Any, list[str]] | None:
     """Citations of one sentence in the `target` shape, plus doc ids to add to refs."""
     if cits is None:
         return None
+    order: list[tuple[Any, float]] | None
     if shape == "rag24":
         docs = [refs[c] for c in cits if isinstance(c, int) and 0 <= c < len(refs)]
         if len(docs) != len(cits):
