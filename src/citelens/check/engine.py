@@ -209,7 +209,9 @@ class Checker:
         """One report's findings (offsets relative to `item.start`, severities applied)
         and its facts for the cross-report rules (shared with the cache: copy before
         setting `index`). For callers that keep per-report state (`citelens.session`)."""
-        outcome = self._item(text, item)
+        # not cached when broken: an array element's syntax error can depend on the text
+        # after the element's span, which the cache key does not hold
+        outcome = self._item(text, item) if item.syntax is None else self._check_item(text, item)
         return self.policy.apply(outcome.findings), outcome.facts
 
     def fix_for(self, text: str, item: Item, finding: Finding) -> Fix | None:

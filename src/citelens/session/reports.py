@@ -74,9 +74,13 @@ class Reports:
         lines = old.edited(start, end, new_text)
         layout, _ = detect_layout(lines.text, lines)
         if layout != "jsonl" or self.layout != "jsonl":
-            outcomes = {self.text[i.start : i.end]: o for i, o in zip(self.items, self.outcomes) if o}
+            # a report's outcome is kept when its text is (a broken one's may depend on
+            # what follows it, so it is checked again)
+            outcomes = {
+                self.text[i.start : i.end]: o for i, o in zip(self.items, self.outcomes) if o and i.ok
+            }
             self._reread(lines)
-            self.outcomes = [outcomes.get(lines.text[i.start : i.end]) for i in self.items]
+            self.outcomes = [outcomes.get(lines.text[i.start : i.end]) if i.ok else None for i in self.items]
             return
         self._edit_lines(old, lines, start, end, new_text)
 
