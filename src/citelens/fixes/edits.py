@@ -6,16 +6,16 @@ Each helper returns `Edit`s (code-point spans into the file). Values are written
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
 from citelens.check.finding import Edit, Fix
 from citelens.source.json_nodes import Node
+from citelens.source.json_text import json_dumps
 
 
 def dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    return json_dumps(value)
 
 
 def replace_value(node: Node, value: Any) -> Edit:
