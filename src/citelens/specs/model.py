@@ -51,6 +51,9 @@ REFERENCES_KINDS = ("cited_only", "retrieval_list", "none", "ignore")
 LENGTH_UNITS = ("words", "chars")
 LAYOUTS = ("metadata", "flat")
 TASKS = ("generation", "repgen")
+SENTENCES_KEYS = ("answer", "responses")
+#: the names autojudge-base's metadata model keeps the topic id under (kept in sync)
+TOPIC_ID_FIELDS = ("narrative_id", "topic_id", "request_id")
 
 
 @dataclass(frozen=True)
