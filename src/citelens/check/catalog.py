@@ -36,9 +36,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from citelens.check.registry import FINDING_CODES, MODULES, RULES
+
 RULES_DIR = Path(__file__).with_name("rules")
-#: the documentation files, in the order the rules run
-MODULES = ("source", "schema", "sentences", "references", "metadata", "length", "coverage")
 #: subsection title (lower case) -> RuleDoc field
 SECTIONS = {
     "what it checks": "checks",
@@ -171,13 +171,18 @@ def _catalog() -> dict[str, RuleDoc]:
             if code in out:
                 raise CatalogError(f"{code} is documented in both {out[code].module}.md and {module}.md")
             out[code] = doc
+    for code, rule in RULES.items():
+        if code not in out:
+            raise CatalogError(f"{code} has no documentation: add a `## {code}` section to {rule.module}.md")
+        if out[code].module != rule.module:
+            raise CatalogError(
+                f"{code} is declared in {rule.module}.py but documented in {out[code].module}.md"
+            )
     return out
 
 
 def all_rule_docs() -> list[RuleDoc]:
     """Every documented code, in the order of FINDING_CODES (then any others)."""
-    from citelens.specs.model import FINDING_CODES
-
     order = {code: i for i, code in enumerate(FINDING_CODES)}
     return sorted(_catalog().values(), key=lambda d: (order.get(d.code, len(order)), d.code))
 

@@ -16,26 +16,23 @@ from pathlib import Path
 from typing import Any
 
 from citelens.check import workers
-from citelens.check.finding import Finding
+from citelens.check.finding import Finding, Fix
+from citelens.check.fix_context import FixContext, fix_for
+from citelens.check.registry import STRUCTURE_CODES
 from citelens.check.result import FileResult
 from citelens.check.rules.coverage import ReportFacts, check_coverage, report_facts, topic_findings
 from citelens.check.rules.length import check_length
 from citelens.check.rules.metadata import check_metadata
 from citelens.check.rules.references import check_references
 from citelens.check.rules.schema import check_schema
-from citelens.check.rules.sentences import (
-    check_empty_answer,
-    check_scores,
-    check_sentences,
-    check_shapes,
-    check_structural,
-)
+from citelens.check.rules.sentences import check_empty_answer, check_scores, check_sentences, check_shapes
+from citelens.check.track_spec import TrackSpec
 from citelens.check.view import ReportView, TopicInfo
 from citelens.source.document import Item, SourceFile, decode, read_source
+from citelens.source.edits import shift
 from citelens.source.json_locate import Locator
 from citelens.source.json_nodes import locate
 from citelens.source.json_types import json_type
-from citelens.specs.model import STRUCTURE_CODES, TrackSpec
 
 _PROBLEM_CODES = {
     "duplicate_key": "duplicate_key",
@@ -65,7 +62,7 @@ def run_rules(
     check_scores(view)
     if check_empty_answer(view):
         if spec is None:
-            check_structural(view)
+            check_sentences(view)  # its structural part
         else:
             check_metadata(view)
             check_sentences(view)
@@ -147,13 +144,20 @@ class Checker:
         return self.check_source(read_source(text), path)
 
     def check_source(self, source: SourceFile, path: str) -> FileResult:
+        report_findings, facts = self._collect(source.text, source.items)
+        return self.file_result(source, path, report_findings, facts)
+
+    def file_result(
+        self, source: SourceFile, path: str, report_findings: list[Finding], facts: list[ReportFacts]
+    ) -> FileResult:
+        """The file's result from its reports' findings (placed, severities applied) and
+        facts: adds the text problems and the cross-report findings, then sorts."""
         text = source.text
         findings: list[Finding] = [
             Finding(p.code, "error", p.message, start=p.start, end=p.end) for p in source.problems
         ]
         if source.syntax is not None:
             findings.append(_syntax(source.syntax.message, source.syntax.offset))
-        report_findings, facts = self._collect(text, source.items)
         by_index = {item.index: item for item in source.items}
         locators: dict[int, Locator] = {}  # a report with several file-level findings is read once
 
@@ -174,6 +178,36 @@ class Checker:
         return FileResult(path, source.line_index, findings, len(source.items))
 
     # --- one report -----------------------------------------------------------------
+    def report_outcome(self, text: str, item: Item) -> tuple[list[Finding], ReportFacts | None]:
+        """One report's findings (offsets relative to `item.start`, severities applied)
+        and its facts for the cross-report rules (shared with the cache: copy before
+        setting `index`). For callers that keep per-report state (`citelens.session`)."""
+        outcome = self._item(text, item)
+        return self.policy.apply(outcome.findings), outcome.facts
+
+    def fix_for(self, text: str, item: Item, finding: Finding) -> Fix | None:
+        """The fix of one finding of report `item`, with file offsets: the fix that a
+        `fixes=True` checker attaches to it, computed for this finding alone."""
+        item = item.decoded(text)
+        if item.syntax is not None:
+            return None
+        view = run_rules(item.value, self.spec, topics=self.topics)
+        context = FixContext(item.node(text), view, self.topics)
+        if finding.code == "duplicate_key":  # placed in the file, with the first key in `data`
+            return fix_for(finding, context)
+        found = view.findings
+        if self.topics and isinstance(item.value, dict):
+            found = found + topic_findings(report_facts(0, view), self.spec, self.topics)
+        for f in found:
+            if (f.code, f.pointer, f.target, f.message) == (
+                finding.code,
+                finding.pointer,
+                finding.target,
+                finding.message,
+            ):
+                return fix_for(f, context)
+        return None
+
     def _collect(self, text: str, items: list[Item]) -> tuple[list[Finding], list[ReportFacts]]:
         """The per-report findings (placed in the file, severities applied) and facts."""
         if self.workers > 1 and not self.fixes and workers.worth_forking(len(items)):
@@ -213,20 +247,20 @@ class Checker:
         base = item.start
         if item.syntax is not None:
             return _ItemOutcome([_syntax(item.syntax.message, item.syntax.offset - base)], None)
+        value = item.value
+        view = run_rules(value, self.spec, topics=self.topics)
         out: list[Finding] = []
         for p in item.problems:
             finding = Finding(
-                _PROBLEM_CODES[p.kind], "error", _problem_message(p), start=p.start - base, end=p.end - base
+                _PROBLEM_CODES[p.kind],
+                "error",
+                _problem_message(p),
+                start=p.start,
+                end=p.end,
+                data={"first_key_delta": p.first_key[0] - p.start} if p.kind == "duplicate_key" else {},
             )
-            if self.fixes and p.kind == "duplicate_key":
-                from citelens.fixes.edits import shift
-                from citelens.fixes.fixers import fix_duplicate_key
-
-                repair = fix_duplicate_key(item.node(text), p.start, p.first_key[0])
-                finding = replace(finding, fix=shift(repair, -base) if repair else None)
-            out.append(finding)
-        value = item.value
-        view = run_rules(value, self.spec, topics=self.topics)
+            out.append(self._with_fix(finding, item.node(text), view, base) if self.fixes else finding)
+        out = [f.with_span(f.start - base, f.end - base) for f in out]
         facts = report_facts(0, view) if isinstance(value, dict) else None
         found = view.findings
         if facts is not None and self.topics:
@@ -242,9 +276,6 @@ class Checker:
 
     def _with_fix(self, finding: Finding, node, view: ReportView, base: int) -> Finding:
         """The finding with its repair attached (edit offsets relative to `base`)."""
-        from citelens.fixes.edits import shift
-        from citelens.fixes.fixers import FixContext, fix_for
-
         repair = fix_for(finding, FixContext(node, view, self.topics))
         return replace(finding, fix=shift(repair, -base)) if repair else finding
 
@@ -258,8 +289,6 @@ def _moved(f: Finding, by: int) -> Finding:
     """A cached finding (offsets relative to its report) placed at the report's offset."""
     if f.fix is None:
         return f.with_span(f.start + by, f.end + by)
-    from citelens.fixes.edits import shift
-
     return replace(f.with_span(f.start + by, f.end + by), fix=shift(f.fix, by))
 
 

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from citelens.check.finding import Finding, Target
 from citelens.source.json_nodes import pointer_join
-from citelens.specs.model import TrackSpec
+
+if TYPE_CHECKING:
+    from citelens.check.track_spec import TrackSpec
 
 _INT_TEXT = re.compile(r"\s*[+-]?\d+\s*\Z")
 

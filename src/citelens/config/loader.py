@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from citelens.config.error import ConfigError
-from citelens.config.settings import SETTING_KEYS, Settings, check_severity_table, suggestion
+from citelens.config.settings import SETTING_KEYS, SETTING_TYPES, Settings, check_severity_table, suggestion
 from citelens.config.toml_lines import Table, TomlLines
 
 #: config file name -> the table inside it that holds the settings (() = top level)
@@ -39,7 +39,7 @@ def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
         ) from None
 
 
-def _table(data: dict[str, Any], table: Table) -> dict[str, Any] | None:
+def _table(data: dict[str, Any], table: Table) -> object:
     value: Any = data
     for part in table:
         if not isinstance(value, dict) or part not in value:
@@ -120,10 +120,19 @@ def load_config(path: str | Path) -> Settings:
                 path,
                 line(key),
             )
-    for key, kind in (("spec", str), ("topics", str), ("strict", bool), ("severity", dict)):
+    for key, kind in SETTING_TYPES.items():
         if key in raw and not isinstance(raw[key], kind):
-            expected = {"str": "a string", "bool": "true or false", "dict": "a table of code = severity"}
+            expected = {
+                "str": "a string",
+                "bool": "true or false",
+                "dict": "a table of code = severity",
+                "list": "a list of strings",
+            }
             raise ConfigError(f"{key!r} must be {expected[kind.__name__]}, not {raw[key]!r}", path, line(key))
+    for key in ("corpora", "files"):
+        bad = [v for v in raw.get(key, []) if not isinstance(v, str)]
+        if bad:
+            raise ConfigError(f"{key!r} must be a list of strings, not holding {bad[0]!r}", path, line(key))
 
     base = path.parent
     spec = _resolve_spec(raw["spec"], base, path, line("spec")) if "spec" in raw else None
@@ -135,7 +144,17 @@ def load_config(path: str | Path) -> Settings:
     severity = check_severity_table(
         raw.get("severity", {}), "'severity'", lambda code: line(code, ("severity",)), path
     )
-    return Settings(spec=spec, topics=topics, strict=raw.get("strict", False), severity=severity, source=path)
+    return Settings(
+        spec=spec,
+        topics=topics,
+        strict=raw.get("strict", False),
+        severity=severity,
+        source=path,
+        corpora=tuple(raw.get("corpora", ())),
+        files=tuple(raw.get("files", ())),
+        support=raw.get("support", False),
+        origins=dict.fromkeys(raw, str(path)),
+    )
 
 
 def settings_for(checked: str | Path) -> Settings:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import warnings
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import BaseModel, Field
 
@@ -63,8 +63,8 @@ class Report(BaseModel):
     def _sentences(self) -> list[ReportSentence]:
         """The sentence list; after `switch_responses_to_answer` it lives under `answer`."""
         if self.responses is not None:
-            return self.responses
-        return self.answer or []
+            return cast("list[ReportSentence]", self.responses)
+        return cast("list[ReportSentence]", self.answer or [])
 
     # --- text -------------------------------------------------------------------------
 
@@ -163,21 +163,21 @@ class Report(BaseModel):
 
     # --- conversion -----------------------------------------------------------------------
 
-    def convert(self, spec: SpecArg) -> Report:
+    def convert(self, spec: TrackSpec | str) -> Report:
         """A new report in `spec`'s shape (see `citelens.convert.convert`)."""
-        from citelens.convert import convert
+        from citelens.convert.convert import convert
 
         return convert(self, spec)
 
     def to_rag(self, spec: SpecArg = None) -> Report:
         """Deprecated: `convert(spec)` with a RAG spec (default rag25)."""
-        from citelens.convert import to_rag
+        from citelens.convert.convert import to_rag
 
         return to_rag(self, spec)
 
     def to_ragtime(self, spec: SpecArg = None) -> Report:
         """Deprecated: `convert(spec)` with a RAGTIME spec (default ragtime25)."""
-        from citelens.convert import to_ragtime
+        from citelens.convert.convert import to_ragtime
 
         return to_ragtime(self, spec)
 

@@ -17,7 +17,7 @@ from citelens.source.json_nodes import Node
 from citelens.source.json_scan import LONE_SURROGATE, MAX_DEPTH, JsonSyntaxError, ValueProblem, parse
 from citelens.source.line_index import LineIndex
 
-Layout = Literal["jsonl", "array", "object", "empty"]
+Layout = Literal["jsonl", "array", "object", "empty", "table"]  # table: a TSV or TREC file, no reports
 
 _INFINITIES = (math.inf, -math.inf)
 MAX_ENCODING_PROBLEMS = 10
@@ -147,7 +147,9 @@ def decode(data: bytes) -> tuple[str, list[TextProblem]]:
     return "".join(parts), problems
 
 
-def _nul_problems(text: str) -> list[TextProblem]:
+def nul_problems(text: str) -> list[TextProblem]:
+    if "\x00" not in text:  # the usual case, without a Python-level scan
+        return []
     found = [m.start() for m in re.finditer("\x00", text)]
     out = [
         TextProblem(
@@ -270,7 +272,9 @@ def _array_items(text: str, open_at: int) -> tuple[list[Item], JsonSyntaxError |
         try:
             parsed = parse(text, pos, trailing=True)
         except JsonSyntaxError as exc:
-            item = Item(len(items), pos, max(exc.offset, pos + 1), syntax=exc)
+            # the span takes in the character the error is about: a checker caches
+            # outcomes by the item's text, and the message names that character
+            item = Item(len(items), pos, max(min(exc.offset + 1, len(text)), pos + 1), syntax=exc)
             items.append(item)
             pos = _resync(text, pos)
             if pos < 0:
@@ -302,24 +306,44 @@ def read_source(text: str, problems: list[TextProblem] | None = None, *, lazy: b
     `lazy`: JSON-lines items are only located, not decoded (`Item.decoded` does that
     later, possibly in another process)."""
     lines = LineIndex(text)
-    problems = list(problems or []) + _nul_problems(text)
-    first = re.compile(r"[ \t\n\r]*").match(text).end()
-    if first == len(text):
+    problems = list(problems or []) + nul_problems(text)
+    layout, first = detect_layout(text, lines)
+    if layout == "empty":
         if not problems:  # a UTF-16 file already says why there is nothing to read
             what = "it is empty" if not text else "it has only blank lines"
             problems.append(
                 TextProblem("json_syntax", f"the file holds no reports ({what}); {EXPECTED}", 0, 1)
             )
         return SourceFile(text, lines, "empty", [], problems)
-    kind = table_kind(text, first)
-    if kind is not None:
+    if layout == "table":
+        kind = table_kind(text, first)
+        assert kind is not None
         problems.append(TextProblem("json_syntax", kind.message, kind.start, kind.end))
-        return SourceFile(text, lines, "empty", [], problems)
+        return SourceFile(text, lines, "table", [], problems)
+    if layout == "array":
+        items, syntax = _array_items(text, first)
+        return SourceFile(text, lines, "array", items, problems, syntax)
+    if layout == "object":
+        end = len(text.rstrip(" \t\r\n"))
+        return SourceFile(text, lines, "object", [_slow_item(text, 0, first, end)], problems)
+    return SourceFile(text, lines, "jsonl", _jsonl_items(text, lines, lazy), problems)
+
+
+_LEADING_BLANKS = re.compile(r"[ \t\n\r]*")
+
+
+def detect_layout(text: str, lines: LineIndex) -> tuple[Layout, int]:
+    """The layout of the text and the offset of its first non-blank character. Reads
+    only the first two non-blank lines, so an editor can re-decide it on every edit."""
+    first = _LEADING_BLANKS.match(text).end()
+    if first == len(text):
+        return "empty", first
+    if table_kind(text, first) is not None:
+        return "table", first
     line0 = lines.line_of(first)
     first_line = text[first : lines.line_end(line0)].rstrip()
     if text[first] == "[" and not (_is_json(first_line) and _next_line_is_json(text, lines, line0)):
-        items, syntax = _array_items(text, first)
-        return SourceFile(text, lines, "array", items, problems, syntax)
+        return "array", first
     if (
         text[first] == "{"
         and not _is_json(first_line)
@@ -328,9 +352,24 @@ def read_source(text: str, problems: list[TextProblem] | None = None, *, lazy: b
     ):
         # a pretty-printed report spread over several lines (not JSON lines whose first
         # line is broken: then the next line is a whole value by itself)
-        end = len(text.rstrip(" \t\r\n"))
-        return SourceFile(text, lines, "object", [_slow_item(text, 0, first, end)], problems)
-    return SourceFile(text, lines, "jsonl", _jsonl_items(text, lines, lazy), problems)
+        return "object", first
+    return "jsonl", first
+
+
+def line_spans(text: str, lines: LineIndex, first_line: int, stop_line: int) -> list[tuple[int, int]]:
+    """The spans of the non-blank lines in [first_line, stop_line): the JSON-lines
+    items there (an editor re-reads only the lines an edit touched)."""
+    out = []
+    for n in range(first_line, stop_line):
+        start, end = lines.starts[n], lines.line_end(n)
+        if not _BLANK.match(text, start, end):
+            out.append((start, end))
+    return out
+
+
+def read_item(text: str, index: int, start: int, end: int) -> Item:
+    """One JSON-lines item read as `read_source` reads it."""
+    return _fast_item(text, index, start, end)
 
 
 def _is_json(line: str) -> bool:

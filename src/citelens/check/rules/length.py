@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import unicodedata
 
-from citelens.check.finding import Target
+from citelens.check.finding import Finding, Target
+from citelens.check.fix_context import FixContext
+from citelens.check.rule import Rule
 from citelens.check.view import ReportView
+from citelens.source.edits import Fix, fix, remove_items, replace_value
 
 
 def length_count(texts: list[str], unit: str) -> int:
@@ -50,3 +53,40 @@ def check_length(view: ReportView) -> None:
                 *view.mtok(field_name),
                 count=words,
             )
+
+
+def fix_response_length(f: Finding, ctx: FixContext) -> Fix | None:
+    node = ctx.at(f.pointer)
+    return (
+        fix("Set the declared length to the counted words", [replace_value(node, f.data["count"])])
+        if node is not None
+        else None
+    )
+
+
+def fix_length(f: Finding, ctx: FixContext) -> Fix | None:
+    """Drop trailing sentences until the answer fits, as the official fixers do."""
+    limit, spec = f.data.get("limit"), ctx.view.spec
+    sents = ctx.sentences_node
+    if limit is None or sents is None or spec is None:
+        return None
+    texts = [
+        s.get("text") if isinstance(s, dict) and isinstance(s.get("text"), str) else ""
+        for s in ctx.view.sentences or []
+    ]
+    keep = len(texts)
+    while keep > 1 and length_count([t for t in texts[:keep] if t], spec.length_unit) > limit:
+        keep -= 1
+    if length_count([t for t in texts[:keep] if t], spec.length_unit) > limit:
+        return None
+    return fix(
+        f"Drop the last {len(texts) - keep} sentence(s) to fit the limit of {limit} {spec.length_unit}",
+        remove_items(sents, range(keep, len(texts))),
+        unsafe=True,
+    )
+
+
+RULES = (
+    Rule("length", check_length, fix_length),
+    Rule("response_length", check_length, fix_response_length),
+)

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from citelens.check.finding import Target
+from citelens.check.finding import Finding, Target
+from citelens.check.fix_context import FixContext, id_to_string
+from citelens.check.rule import Rule
+from citelens.check.rules.schema import check_schema
 from citelens.check.view import ReportView
+from citelens.source.edits import Fix, fix, remove_members
 
 # keys the reference model fills from each other (topic id aliases)
 _TOPIC_ALIASES = ("topic_id", "narrative_id", "request_id")
@@ -89,3 +93,22 @@ def check_metadata(view: ReportView) -> None:
                 *view.mtok(key),
                 key=key,
             )
+
+
+def fix_metadata(f: Finding, ctx: FixContext) -> Fix | None:
+    """Remove a key the track forbids (a missing key has no certain value)."""
+    if f.data.get("extra"):
+        md = ctx.at(ctx.view.meta_ptr) if ctx.view.meta_ptr else ctx.node
+        if md is None:
+            return None
+        return fix(f"Remove metadata key {f.data['key']!r}", remove_members(md, [f.data["key"]]), unsafe=True)
+    return None
+
+
+RULES = (
+    Rule("metadata", check_metadata, fix_metadata),
+    Rule("metadata_recommended", check_metadata),
+    Rule("run_id_length", check_metadata),
+    Rule("metadata_value", check_metadata),
+    Rule("id_type", check_schema, id_to_string),  # reported with the schema, documented here
+)

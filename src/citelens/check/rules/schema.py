@@ -11,8 +11,12 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from citelens.check.finding import Target
+from citelens.check.finding import Finding, Target
+from citelens.check.fix_context import FixContext, id_to_string
+from citelens.check.rule import Rule
 from citelens.check.view import ReportView, citation_kind, is_int_like, is_score_like, resolve_shape, str_id
+from citelens.source.edits import Fix
+from citelens.source.json_nodes import pointer_tokens
 from citelens.source.json_types import json_shown
 
 _BOOL_TEXT = {"true", "false", "yes", "no", "on", "off", "1", "0", "t", "f", "y", "n"}
@@ -314,3 +318,14 @@ def _check_topic_ids(view: ReportView, md: dict) -> None:
             "metadata",
             "narrative_id",
         )
+
+
+def fix_schema(f: Finding, ctx: FixContext) -> Fix | None:
+    """A metadata id written as a number where the model wants a string: quote it."""
+    tokens = pointer_tokens(f.pointer)
+    if len(tokens) == 2 and tokens[0] == "metadata" and METADATA_FIELDS.get(tokens[1], ("",))[0] == "str":
+        return id_to_string(f, ctx)
+    return None
+
+
+RULES = (Rule("schema", check_schema, fix_schema, scope="structure"),)
