@@ -33,8 +33,14 @@ from citelens.source.document import Item, SourceFile, decode, read_source
 from citelens.source.edits import shift
 from citelens.source.json_locate import Locator
 from citelens.source.json_nodes import locate
+from citelens.source.json_types import json_type
 
-_PROBLEM_CODES = {"duplicate_key": "duplicate_key", "nonfinite": "json_syntax", "overflow": "json_syntax"}
+_PROBLEM_CODES = {
+    "duplicate_key": "duplicate_key",
+    "nonfinite": "json_syntax",
+    "overflow": "json_syntax",
+    "surrogate": "encoding",
+}
 
 
 def run_rules(
@@ -47,8 +53,7 @@ def run_rules(
     report's topic; or give `topics` and it is looked up by the report's topic id."""
     if not isinstance(value, dict):
         view = ReportView(value={}, spec=spec, request=request)
-        kind = "a list" if isinstance(value, list) else type(value).__name__
-        view.add("schema", f"a report must be a JSON object, not {kind}")
+        view.add("schema", f"a report must be a JSON object, not {json_type(value)}")
         return view
     view = ReportView.build(value, spec, request)
     if request is None and topics and view.topic_id is not None:
@@ -346,6 +351,11 @@ def _problem_message(p) -> str:
         return (
             f"key {p.detail!r} appears twice in this object; JSON readers keep only the last "
             "value, so remove or rename one"
+        )
+    if p.kind == "surrogate":
+        return (
+            f"this string holds {p.detail}, half of a UTF-16 surrogate pair with no other half: "
+            "not a character, and no UTF-8 writer can write it; remove it or complete the pair"
         )
     if p.kind == "nonfinite":
         return f"{p.detail} is not valid JSON (Python writes it for NaN/inf); use a number or null"
