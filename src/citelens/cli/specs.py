@@ -51,13 +51,16 @@ def run(args: argparse.Namespace) -> int:
     try:
         if wanted is None:
             return _show_many(builtin, args.format, "built-in specs")
+        if not wanted.strip():
+            raise SpecError("the spec id is empty; give a built-in id (see `citelens specs`) or a spec file")
         if wanted in builtin:
             return _show_one(builtin[wanted], args.format)
         file_part, _, spec_id = wanted.partition("#")
         path = Path(file_part)
         if path.exists() or path.suffix.lower() in SPEC_FILE_SUFFIXES:
-            if not path.is_file():
-                raise SpecError("not a file" if path.exists() else "no such file", str(path))
+            from citelens.files import read_bytes
+
+            read_bytes(path)  # a FileError names the real cause (a directory, a link loop)
             specs = load_spec_file(path)
             if spec_id:
                 if spec_id not in specs:
@@ -68,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
             if len(specs) == 1 and args.format == "text":
                 return _show_one(next(iter(specs.values())), args.format, source=str(path))
             return _show_many(specs, args.format, f"specs in {path}", f"citelens specs {path}#ID")
-    except SpecError as exc:
+    except (SpecError, OSError) as exc:
         print(f"citelens specs: {exc}", file=sys.stderr)
         return EXIT_USAGE
     close = difflib.get_close_matches(wanted, list(builtin), n=3, cutoff=0.5)
