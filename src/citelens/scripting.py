@@ -98,8 +98,8 @@ def _settings(spec: Any, topics: Any, strict: bool | None, docs: Sequence[str] |
 def _open_file(path: str | Path, settings: dict[str, Any]) -> OpenDocument:
     from citelens.session import Workspace
 
-    workspace = Workspace(cli=settings)
-    return workspace.open_file(Path(path))
+    doc: OpenDocument = Workspace(cli=settings).open_file(Path(path))
+    return doc
 
 
 def check_file(
@@ -156,7 +156,8 @@ def convert_file(path: str | Path, to: str, *, topics: str | Path | None = None)
 def align_sentence(sentence: str, documents: Mapping[str, str] | Sequence[Any]) -> list[SpanCitations]:
     """cite-right's evidence for one sentence in the given documents (id -> text, or
     `SourceDocument`s)."""
-    from citelens.align import SourceDocument, align_citations
+    from citelens.align.citations import align_citations
+    from citelens.align.models import SourceDocument
 
     sources = (
         [SourceDocument(id=str(k), text=v) for k, v in documents.items()]
