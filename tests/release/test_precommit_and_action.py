@@ -14,6 +14,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 import yaml
+
 ROOT = Path(__file__).resolve().parents[2]
 
 EXAMPLES = ROOT / "examples"
@@ -21,9 +22,16 @@ SARIF_SCHEMA = ROOT / "tests" / "data" / "schemas" / "sarif-2.1.0-rtm.5.json"
 
 
 def _git(cwd: Path, *args: str) -> str:
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"}
-    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True, env=env).stdout.strip()
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.org",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.org",
+    }
+    return subprocess.run(
+        ["git", *args], cwd=cwd, capture_output=True, text=True, check=True, env=env
+    ).stdout.strip()
 
 
 def _this_checkout_as_a_commit() -> str:
@@ -40,8 +48,11 @@ def team_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (repo / "citelens.toml").write_text('spec = "rag26"\n', encoding="utf-8")
     (repo / "runs").mkdir()
     shutil.copy(EXAMPLES / "rag26-with-mistakes.jsonl", repo / "runs" / "faulty.jsonl")
-    config = {"repos": [{"repo": str(ROOT), "rev": _this_checkout_as_a_commit(),
-                         "hooks": [{"id": "citelens-check"}]}]}
+    config = {
+        "repos": [
+            {"repo": str(ROOT), "rev": _this_checkout_as_a_commit(), "hooks": [{"id": "citelens-check"}]}
+        ]
+    }
     (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
     _git(repo, "add", "-A")
     return repo
@@ -49,8 +60,9 @@ def team_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _pre_commit(repo: Path, *args: str, home: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PRE_COMMIT_HOME": str(home)}
-    return subprocess.run([sys.executable, "-m", "pre_commit", *args], cwd=repo, capture_output=True, text=True,
-                          env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", *args], cwd=repo, capture_output=True, text=True, env=env
+    )
 
 
 def test_pre_commit_runs_the_check_hook_with_the_teams_settings(team_repo, tmp_path_factory):
@@ -74,18 +86,24 @@ def test_the_fix_hook_repairs_what_it_can_and_reports_the_rest(team_repo, tmp_pa
 
 def test_the_hook_file_names_both_hooks():
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
-    assert {h["id"]: h["entry"] for h in hooks} == {"citelens-check": "citelens check",
-                                                    "citelens-fix": "citelens check --fix"}
+    assert {h["id"]: h["entry"] for h in hooks} == {
+        "citelens-check": "citelens check",
+        "citelens-fix": "citelens check --fix",
+    }
 
 
 def _action(tmp_path: Path, **inputs: str) -> tuple[subprocess.CompletedProcess[str], Path]:
     """The action's check step, as action.yml runs it, with CiteLens on the PATH."""
     output = tmp_path / "github_output"
-    env = {**os.environ, "GITHUB_OUTPUT": str(output),
-           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-           **{f"CITELENS_{k.upper()}": v for k, v in inputs.items()}}
-    proc = subprocess.run(["bash", str(ROOT / "action" / "check.sh")], capture_output=True, text=True, env=env,
-                          cwd=ROOT)
+    env = {
+        **os.environ,
+        "GITHUB_OUTPUT": str(output),
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        **{f"CITELENS_{k.upper()}": v for k, v in inputs.items()},
+    }
+    proc = subprocess.run(
+        ["bash", str(ROOT / "action" / "check.sh")], capture_output=True, text=True, env=env, cwd=ROOT
+    )
     return proc, output
 
 
@@ -98,8 +116,13 @@ def test_the_action_step_is_what_action_yml_runs():
 
 def test_the_action_annotates_findings_and_writes_valid_sarif(tmp_path):
     sarif = tmp_path / "out" / "citelens.sarif"
-    proc, output = _action(tmp_path, paths=str(EXAMPLES / "rag26-with-mistakes.jsonl"), spec="rag26",
-                           topics=str(EXAMPLES / "rag26-topics.tsv"), sarif=str(sarif))
+    proc, output = _action(
+        tmp_path,
+        paths=str(EXAMPLES / "rag26-with-mistakes.jsonl"),
+        spec="rag26",
+        topics=str(EXAMPLES / "rag26-topics.tsv"),
+        sarif=str(sarif),
+    )
     assert proc.returncode == 1
     annotations = [line for line in proc.stdout.splitlines() if line.startswith(("::error", "::warning"))]
     assert len(annotations) == 8
@@ -114,8 +137,13 @@ def test_the_action_annotates_findings_and_writes_valid_sarif(tmp_path):
 
 
 def test_the_action_passes_a_clean_run(tmp_path):
-    proc, output = _action(tmp_path, paths=str(EXAMPLES / "dragun25-organizer-run.jsonl"), spec="dragun25",
-                           topics=str(EXAMPLES / "dragun25-topics.jsonl"), strict="true")
+    proc, output = _action(
+        tmp_path,
+        paths=str(EXAMPLES / "dragun25-organizer-run.jsonl"),
+        spec="dragun25",
+        topics=str(EXAMPLES / "dragun25-topics.jsonl"),
+        strict="true",
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert output.read_text(encoding="utf-8").strip() == "exit-code=0"
 
