@@ -25,6 +25,16 @@ class SourceDocument(BaseModel):
     metadata: Mapping[str, Any] = Field(default_factory=dict)
 
 
+class Segment(BaseModel):
+    """One sentence-like piece of a document, with its offsets in that document."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    doc_char_start: int
+    doc_char_end: int
+
+
 class SourceChunk(BaseModel):
     """An excerpt of a larger document, placed at ``doc_char_start`` in it.
 

@@ -56,41 +56,13 @@ def expand_paths(raw: list[str]) -> list[Path]:
     return out
 
 
-class _Checkers:
-    """One Checker per distinct resolved settings (files may sit under different configs)."""
-
-    def __init__(self, fixes: bool = False) -> None:
-        self._by_key: dict[tuple, object] = {}
-        self.fixes = fixes
-
-    def for_settings(self, settings):
-        from citelens.check import Checker
-        from citelens.specs import resolve_spec
-        from citelens.topics import load_topics
-
-        key = (settings.spec, str(settings.topics), settings.strict, tuple(sorted(settings.severity.items())))
-        if key not in self._by_key:
-            spec = resolve_spec(settings.spec) if settings.spec else None
-            topics = load_topics(settings.topics) if settings.topics else None
-            self._by_key[key] = Checker(
-                spec,
-                topics,
-                strict=settings.strict,
-                overrides=settings.severity,
-                fixes=self.fixes,
-                cache_size=0 if not self.fixes else 20000,
-                workers=min(os.cpu_count() or 1, 4),
-            )
-        return self._by_key[key]
-
-
 def run(args: argparse.Namespace) -> int:
     import gc
 
     # A short-lived process holding thousands of decoded reports: the cyclic collector
     # would re-walk them again and again for no garbage (about a fifth of the run time).
     gc.disable()
-    from citelens.config import ConfigError, settings_for
+    from citelens.config import ConfigError
     from citelens.specs import SpecError
     from citelens.topics import TopicFileError
 
@@ -99,15 +71,15 @@ def run(args: argparse.Namespace) -> int:
         "strict": args.strict,
         "topics": str(Path(args.topics).resolve()) if args.topics else None,
     }
-    checkers = _Checkers(fixes=args.fix or args.diff)
-    results, used = [], []
+    from citelens.session import Workspace
+
+    # the one-shot run: no per-report cache, big files checked on several processes
+    workspace = Workspace(cli=cli, checker_options={"cache_size": 0, "workers": min(os.cpu_count() or 1, 4)})
+    results = []
     try:
         files = expand_paths(args.paths)
         for path in files:
-            settings = settings_for(path).merged_with(cli)
-            checker = checkers.for_settings(settings)
-            used.append(checker)
-            results.append(checker.check_path(path))
+            results.append(workspace.check_file(path))
     except (OSError, SpecError, TopicFileError, ConfigError) as exc:
         print(f"citelens check: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -117,9 +89,13 @@ def run(args: argparse.Namespace) -> int:
 
         try:
             results = apply_fixes(
-                results, used, write=args.fix and not args.diff, unsafe=args.unsafe_fixes, stream=sys.stdout
+                results,
+                workspace,
+                write=args.fix and not args.diff,
+                unsafe=args.unsafe_fixes,
+                stream=sys.stdout,
             )
-        except OSError as exc:
+        except (OSError, SpecError, TopicFileError, ConfigError) as exc:
             print(f"citelens check: {exc}", file=sys.stderr)
             return EXIT_USAGE
 

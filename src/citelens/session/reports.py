@@ -1,0 +1,195 @@
+"""The reports of an open document, kept across edits.
+
+For JSON lines, an edit re-reads only the lines it touched (and one line on each side,
+where a line break can be split or joined): the reports before it are kept as they are,
+the reports after it are moved by the edit's length change, and their checked outcome
+(findings relative to the report) stays valid because their text did not change. Array
+and single-object files are re-read whole (the checker's per-report cache still spares
+re-checking the unchanged reports), as is any edit that changes the layout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from citelens.check.finding import Finding
+from citelens.check.rules.coverage import ReportFacts
+from citelens.source.document import (
+    Item,
+    Layout,
+    SourceFile,
+    TextProblem,
+    detect_layout,
+    line_spans,
+    nul_problems,
+    read_item,
+    read_source,
+)
+from citelens.source.json_scan import JsonSyntaxError
+from citelens.source.line_index import LineIndex
+
+
+@dataclass(slots=True)
+class Outcome:
+    """A report's checked outcome: findings relative to the report start (severities
+    applied) and its facts for the cross-report rules (`index` kept current)."""
+
+    findings: list[Finding]
+    facts: ReportFacts | None
+    placed: list[Finding] | None = None  # the findings at `placed_at` (file offsets)
+    placed_at: int = -1
+
+
+class Reports:
+    """Text, line index, layout and report items of one document version, plus each
+    item's cached outcome (None: not checked yet)."""
+
+    def __init__(self, text: str, problems: list[TextProblem] | None = None) -> None:
+        source = read_source(text, problems)
+        self.lines: LineIndex = source.line_index
+        self.layout: Layout = source.layout
+        self.items: list[Item] = source.items
+        self.problems: list[TextProblem] = source.problems
+        self.syntax: JsonSyntaxError | None = source.syntax
+        self.outcomes: list[Outcome | None] = [None] * len(self.items)
+
+    @property
+    def text(self) -> str:
+        return self.lines.text
+
+    def source(self) -> SourceFile:
+        return SourceFile(self.text, self.lines, self.layout, self.items, self.problems, self.syntax)
+
+    def forget_outcomes(self) -> None:
+        self.outcomes = [None] * len(self.items)
+
+    def replace(self, start: int, end: int, new_text: str) -> None:
+        """Apply one edit (offsets clamped into the text, in order)."""
+        old = self.lines
+        size = len(old.text)
+        start = max(0, min(start, size))
+        end = max(start, min(end, size))
+        if start == end and not new_text:
+            return
+        lines = old.edited(start, end, new_text)
+        layout, _ = detect_layout(lines.text, lines)
+        if layout != "jsonl" or self.layout != "jsonl":
+            # a report's outcome is kept when its text is (a broken one's may depend on
+            # what follows it, so it is checked again)
+            outcomes = {
+                self.text[i.start : i.end]: o for i, o in zip(self.items, self.outcomes) if o and i.ok
+            }
+            self._reread(lines)
+            self.outcomes = [outcomes.get(lines.text[i.start : i.end]) if i.ok else None for i in self.items]
+            return
+        self._edit_lines(old, lines, start, end, new_text)
+
+    def _reread(self, lines: LineIndex) -> None:
+        source = read_source(lines.text)
+        self.lines, self.layout, self.items = source.line_index, source.layout, source.items
+        self.problems, self.syntax = source.problems, source.syntax
+
+    def _edit_lines(self, old: LineIndex, lines: LineIndex, start: int, end: int, new_text: str) -> None:
+        """Re-read the JSON lines around one edit; move the reports after it."""
+        text = lines.text
+        delta = len(new_text) - (end - start)
+        first = max(old.line_of(start) - 1, 0)  # the lines LineIndex.edited re-scanned
+        last = old.line_of(end) + 2
+        region_start = old.starts[first]
+        if last < old.line_count:
+            region_end = old.starts[last]
+            new_last = last + lines.line_count - old.line_count
+        else:
+            region_end = len(old.text) + 1
+            new_last = lines.line_count
+        items, outcomes = self.items, self.outcomes
+        lo = _first_at_or_after(items, region_start)
+        hi = _first_at_or_after(items, region_end, lo)
+        # the re-scanned lines: a report whose text is unchanged keeps its outcome
+        before = {old.text[i.start : i.end]: k for k, i in enumerate(items[lo:hi], lo)}
+        middle: list[Item] = []
+        middle_outcomes: list[Outcome | None] = []
+        for start_, end_ in line_spans(text, lines, first, new_last):
+            index = lo + len(middle)
+            k = before.pop(text[start_:end_], None)
+            if k is None:
+                middle.append(read_item(text, index, start_, end_))
+                middle_outcomes.append(None)
+            else:
+                middle.append(_moved(items[k], index, start_ - items[k].start))
+                middle_outcomes.append(outcomes[k])
+        shift = lo + len(middle) - hi
+        moved = [_moved(item, item.index + shift, delta) for item in items[hi:]]
+        self.items = items[:lo] + middle + moved
+        self.outcomes = outcomes[:lo] + middle_outcomes + outcomes[hi:]
+        self.lines = lines
+        if self.problems or "\x00" in new_text:  # NULs are the only problems after an edit
+            self.problems = nul_problems(text)
+        self.syntax = None
+
+
+_FIELDS = ("code", "severity", "message", "pointer", "target", "start", "end", "topic_id", "fix", "data")
+_SET = {name: Finding.__dict__[name].__set__ for name in _FIELDS} if Finding.__slots__ == _FIELDS else {}
+
+
+def placed(f: Finding, by: int) -> Finding:
+    """`f.with_span(f.start + by, f.end + by)`, about twice as fast: after an edit every
+    finding of every report below it moves, thousands per keystroke in a big file.
+    (Built through the slots, which the frozen dataclass's `__init__` also sets, one
+    `object.__setattr__` call at a time; the general path when the fields differ.)"""
+    if not _SET:
+        return f.with_span(f.start + by, f.end + by)
+    g = _NEW(Finding)
+    _S_CODE(g, f.code)
+    _S_SEVERITY(g, f.severity)
+    _S_MESSAGE(g, f.message)
+    _S_POINTER(g, f.pointer)
+    _S_TARGET(g, f.target)
+    _S_START(g, f.start + by)
+    _S_END(g, f.end + by)
+    _S_TOPIC(g, f.topic_id)
+    _S_FIX(g, f.fix)
+    _S_DATA(g, f.data)
+    return g
+
+
+_NEW = object.__new__
+if _SET:
+    _S_CODE, _S_SEVERITY, _S_MESSAGE, _S_POINTER, _S_TARGET = (_SET[n] for n in _FIELDS[:5])
+    _S_START, _S_END, _S_TOPIC, _S_FIX, _S_DATA = (_SET[n] for n in _FIELDS[5:])
+
+
+def _moved(item: Item, index: int, by: int) -> Item:
+    """An unchanged report moved to its new place, in place (the items belong to this
+    document alone): its decoded value is kept, and the offsets it holds (a syntax
+    error, value problems, a node tree built for a position) move with it."""
+    item.index = index
+    if by:
+        item.start += by
+        item.end += by
+        if item.syntax is not None:
+            item.syntax.offset += by
+        for p in item.problems:
+            p.start += by
+            p.end += by
+            if p.first_key:
+                p.first_key = (p.first_key[0] + by, p.first_key[1] + by)
+        if item._node is not None:
+            for node in item._node.walk():
+                node.start += by
+                node.end += by
+                for m in node.members:
+                    m.key_start += by
+                    m.key_end += by
+    return item
+
+
+def _first_at_or_after(items: list[Item], offset: int, lo: int = 0) -> int:
+    hi = len(items)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if items[mid].start < offset:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
