@@ -15,10 +15,12 @@ from citelens.session.conversion import ConversionResult, convert_items
 from citelens.session.lookup import CitationInfo, NodeInfo, SentenceInfo, node_at, sentences
 from citelens.session.reports import Outcome, Reports, placed
 from citelens.source.document import Item, TextProblem
+from citelens.source.json_nodes import Node
 from citelens.source.line_index import LineIndex
 
 if TYPE_CHECKING:
     from citelens.check.engine import Checker
+    from citelens.config.settings import Settings
     from citelens.fixes.apply import FixOutcome
     from citelens.session.workspace import Workspace
     from citelens.specs.model import TrackSpec
@@ -43,7 +45,7 @@ class OpenDocument:
         self._result: FileResult | None = None
         self._checker: Checker | None = None
         self._generation = -1
-        self._spans: dict = {}  # where file-level findings go in each report (see file_result)
+        self._spans: dict[Any, Any] = {}  # where file-level findings go in each report (see file_result)
 
     # --- text -----------------------------------------------------------------------
     @property
@@ -84,7 +86,7 @@ class OpenDocument:
 
     # --- checking -------------------------------------------------------------------
     @property
-    def settings(self):
+    def settings(self) -> Settings:
         return self.workspace.settings_for(self.path)
 
     @property
@@ -150,7 +152,7 @@ class OpenDocument:
             return items[k]
         return None
 
-    def report_node(self, item: Item):
+    def report_node(self, item: Item) -> Node | None:
         """The positioned node tree of one report (None for a report that is not JSON)."""
         if item.syntax is not None:
             return None
