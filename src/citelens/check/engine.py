@@ -18,26 +18,29 @@ from typing import Any
 
 from citelens.check import workers
 from citelens.check.finding import Finding, Fix
+from citelens.check.fix_context import FixContext, fix_for
+from citelens.check.registry import STRUCTURE_CODES
 from citelens.check.result import FileResult
 from citelens.check.rules.coverage import ReportFacts, check_coverage, report_facts, topic_findings
 from citelens.check.rules.length import check_length
 from citelens.check.rules.metadata import check_metadata
 from citelens.check.rules.references import check_references
 from citelens.check.rules.schema import check_schema
-from citelens.check.rules.sentences import (
-    check_empty_answer,
-    check_scores,
-    check_sentences,
-    check_shapes,
-    check_structural,
-)
+from citelens.check.rules.sentences import check_empty_answer, check_scores, check_sentences, check_shapes
+from citelens.check.track_spec import TrackSpec
 from citelens.check.view import ReportView, TopicInfo
 from citelens.source.document import Item, SourceFile, decode, read_source
+from citelens.source.edits import shift
 from citelens.source.json_locate import Locator
 from citelens.source.json_nodes import locate
-from citelens.specs.model import STRUCTURE_CODES, TrackSpec
+from citelens.source.json_types import json_type
 
-_PROBLEM_CODES = {"duplicate_key": "duplicate_key", "nonfinite": "json_syntax", "overflow": "json_syntax"}
+_PROBLEM_CODES = {
+    "duplicate_key": "duplicate_key",
+    "nonfinite": "json_syntax",
+    "overflow": "json_syntax",
+    "surrogate": "encoding",
+}
 
 
 def run_rules(
@@ -50,8 +53,7 @@ def run_rules(
     report's topic; or give `topics` and it is looked up by the report's topic id."""
     if not isinstance(value, dict):
         view = ReportView(value={}, spec=spec, request=request)
-        kind = "a list" if isinstance(value, list) else type(value).__name__
-        view.add("schema", f"a report must be a JSON object, not {kind}")
+        view.add("schema", f"a report must be a JSON object, not {json_type(value)}")
         return view
     view = ReportView.build(value, spec, request)
     if request is None and topics and view.topic_id is not None:
@@ -61,7 +63,7 @@ def run_rules(
     check_scores(view)
     if check_empty_answer(view):
         if spec is None:
-            check_structural(view)
+            check_sentences(view)  # its structural part
         else:
             check_metadata(view)
             check_sentences(view)
@@ -220,12 +222,10 @@ class Checker:
         item = item.decoded(text)
         if item.syntax is not None:
             return None
-        from citelens.fixes.fixers import fix_duplicate_key
-
-        for p in item.problems:
-            if p.kind == "duplicate_key" and finding.code == "duplicate_key" and p.start == finding.start:
-                return fix_duplicate_key(item.node(text), p.start, p.first_key[0])
         view = run_rules(item.value, self.spec, topics=self.topics)
+        context = FixContext(item.node(text), view, self.topics)
+        if finding.code == "duplicate_key":  # placed in the file, with the first key in `data`
+            return fix_for(finding, context)
         found = view.findings
         if self.topics and isinstance(item.value, dict):
             found = found + topic_findings(report_facts(0, view), self.spec, self.topics)
@@ -236,7 +236,7 @@ class Checker:
                 finding.target,
                 finding.message,
             ):
-                return self._with_fix(f, item.node(text), view, 0).fix
+                return fix_for(f, context)
         return None
 
     def _collect(self, text: str, items: list[Item]) -> tuple[list[Finding], list[ReportFacts]]:
@@ -278,20 +278,20 @@ class Checker:
         base = item.start
         if item.syntax is not None:
             return _ItemOutcome([_syntax(item.syntax.message, item.syntax.offset - base)], None)
+        value = item.value
+        view = run_rules(value, self.spec, topics=self.topics)
         out: list[Finding] = []
         for p in item.problems:
             finding = Finding(
-                _PROBLEM_CODES[p.kind], "error", _problem_message(p), start=p.start - base, end=p.end - base
+                _PROBLEM_CODES[p.kind],
+                "error",
+                _problem_message(p),
+                start=p.start,
+                end=p.end,
+                data={"first_key_delta": p.first_key[0] - p.start} if p.kind == "duplicate_key" else {},
             )
-            if self.fixes and p.kind == "duplicate_key":
-                from citelens.fixes.edits import shift
-                from citelens.fixes.fixers import fix_duplicate_key
-
-                repair = fix_duplicate_key(item.node(text), p.start, p.first_key[0])
-                finding = replace(finding, fix=shift(repair, -base) if repair else None)
-            out.append(finding)
-        value = item.value
-        view = run_rules(value, self.spec, topics=self.topics)
+            out.append(self._with_fix(finding, item.node(text), view, base) if self.fixes else finding)
+        out = [f.with_span(f.start - base, f.end - base) for f in out]
         facts = report_facts(0, view) if isinstance(value, dict) else None
         found = view.findings
         if facts is not None and self.topics:
@@ -307,9 +307,6 @@ class Checker:
 
     def _with_fix(self, finding: Finding, node, view: ReportView, base: int) -> Finding:
         """The finding with its repair attached (edit offsets relative to `base`)."""
-        from citelens.fixes.edits import shift
-        from citelens.fixes.fixers import FixContext, fix_for
-
         repair = fix_for(finding, FixContext(node, view, self.topics))
         return replace(finding, fix=shift(repair, -base)) if repair else finding
 
@@ -327,8 +324,6 @@ def _moved(f: Finding, by: int) -> Finding:
     """A cached finding (offsets relative to its report) placed at the report's offset."""
     if f.fix is None:
         return f.with_span(f.start + by, f.end + by)
-    from citelens.fixes.edits import shift
-
     return replace(f.with_span(f.start + by, f.end + by), fix=shift(f.fix, by))
 
 
@@ -356,6 +351,11 @@ def _problem_message(p) -> str:
         return (
             f"key {p.detail!r} appears twice in this object; JSON readers keep only the last "
             "value, so remove or rename one"
+        )
+    if p.kind == "surrogate":
+        return (
+            f"this string holds {p.detail}, half of a UTF-16 surrogate pair with no other half: "
+            "not a character, and no UTF-8 writer can write it; remove it or complete the pair"
         )
     if p.kind == "nonfinite":
         return f"{p.detail} is not valid JSON (Python writes it for NaN/inf); use a number or null"
