@@ -62,6 +62,8 @@ def table_kind(text: str, first: int) -> FileKind | None:
     if text[first] in "{[":
         return None
     lines = [line for line in text[first:].splitlines()[: SAMPLE_LINES * 2] if line.strip()][:SAMPLE_LINES]
+    if not lines:  # only characters str.strip drops but JSON does not (\x0b, \x1c, ...)
+        return None
     end = first + len(lines[0])
     for name, pattern in TABLE_KINDS:
         if all(pattern.fullmatch(line) for line in lines):
