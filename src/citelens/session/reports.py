@@ -54,6 +54,9 @@ class Reports:
         self.problems: list[TextProblem] = source.problems
         self.syntax: JsonSyntaxError | None = source.syntax
         self.outcomes: list[Outcome | None] = [None] * len(self.items)
+        # items[:unchanged] kept their place, index and outcome since the document last
+        # assembled its result (it sets this to len(items) then)
+        self.unchanged = 0
 
     @property
     def text(self) -> str:
@@ -64,6 +67,7 @@ class Reports:
 
     def forget_outcomes(self) -> None:
         self.outcomes = [None] * len(self.items)
+        self.unchanged = 0
 
     def replace(self, start: int, end: int, new_text: str) -> None:
         """Apply one edit (offsets clamped into the text, in order)."""
@@ -91,6 +95,7 @@ class Reports:
     def _reread(self, lines: LineIndex) -> None:
         source = read_source(lines.text)
         self.lines, self.layout, self.items = source.line_index, source.layout, source.items
+        self.unchanged = 0
         self.problems, self.syntax = source.problems, source.syntax
 
     def _edit_element(self, lines: LineIndex, start: int, end: int, new_text: str) -> bool:
@@ -111,6 +116,7 @@ class Reports:
             return False  # now with blanks at an edge: let the whole array be read again
         items[k] = Item(k, item.start, new_end, parsed.value, None, parsed.problems, parsed.node)
         self.outcomes[k] = None
+        self.unchanged = min(self.unchanged, k)
         for later in items[k + 1 :]:
             _moved(later, later.index, delta)
         if self.syntax is not None and self.syntax.offset >= end:
@@ -156,6 +162,7 @@ class Reports:
         moved = [_moved(item, item.index + shift, delta) for item in items[hi:]]
         self.items = items[:lo] + middle + moved
         self.outcomes = outcomes[:lo] + middle_outcomes + outcomes[hi:]
+        self.unchanged = min(self.unchanged, lo)
         self._after_edit(lines, new_text)
         self.syntax = None
 
