@@ -13,14 +13,15 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from citelens.check import workers
 from citelens.check.finding import Finding, Fix
 from citelens.check.fix_context import FixContext, fix_for
-from citelens.check.registry import STRUCTURE_CODES
+from citelens.check.registry import RULES, STRUCTURE_CODES
 from citelens.check.result import FileResult
 from citelens.check.rules.coverage import ReportFacts, check_coverage, report_facts, topic_findings
+from citelens.check.rules.documents import check_documents, document_refs
 from citelens.check.rules.length import check_length
 from citelens.check.rules.metadata import check_metadata
 from citelens.check.rules.references import check_references
@@ -32,6 +33,9 @@ from citelens.source.document import Item, SourceFile, decode, read_source
 from citelens.source.edits import shift
 from citelens.source.json_locate import Locator
 from citelens.source.json_nodes import locate
+
+if TYPE_CHECKING:
+    from citelens.corpus.source import DocumentSource
 
 _PROBLEM_CODES = {"duplicate_key": "duplicate_key", "nonfinite": "json_syntax", "overflow": "json_syntax"}
 
@@ -79,6 +83,9 @@ class Policy:
         override = self.overrides.get(code)
         if override is not None:
             return None if override == "ignore" else override
+        rule = RULES.get(code)
+        if rule is not None and rule.default_severity == "info" and not self.strict:
+            return "info"  # a note (e.g. documents that could not be checked), whatever the spec
         if self.strict or code in STRUCTURE_CODES or self.spec is None:
             return "error"
         return self.spec.severity_of(code)
@@ -118,8 +125,10 @@ class Checker:
         fixes: bool = False,
         cache_size: int = 20000,
         workers: int = 1,
+        sources: DocumentSource | None = None,
     ):
         self.spec, self.topics, self.fixes = spec, topics, fixes
+        self.sources = sources  # document sources: cited ids are looked up (unknown_document)
         self.workers = workers  # >1: big files are checked by forked processes (the CLI)
         self.policy = Policy(spec, strict, dict(overrides or {}))
         self._cache: OrderedDict[str, _ItemOutcome] = OrderedDict()
@@ -168,6 +177,8 @@ class Checker:
             findings.append(finding.with_span(start, end))  # no fixer exists for these codes
 
         check_coverage(facts, self.spec, self.topics, add)
+        if self.sources is not None:
+            check_documents(facts, self.sources, add)
         findings = self.policy.apply(findings) + report_findings
         findings.sort(key=lambda f: (f.start, f.end, f.code))
         return FileResult(path, source.line_index, findings, len(source.items))
@@ -257,6 +268,8 @@ class Checker:
             out.append(self._with_fix(finding, item.node(text), view, base) if self.fixes else finding)
         out = [f.with_span(f.start - base, f.end - base) for f in out]
         facts = report_facts(0, view) if isinstance(value, dict) else None
+        if facts is not None and self.sources is not None:
+            facts.doc_refs, facts.embedded = document_refs(view)
         found = view.findings
         if facts is not None and self.topics:
             found = found + topic_findings(facts, self.spec, self.topics)

@@ -136,15 +136,23 @@ class _Builder:
         self.bytes_before = 0  # bytes of files already done in this run
         self.last_tick = 0.0
 
-    def tick(self, reader: LineReader | None, force: bool = False) -> None:
+    def tick(self, reader: LineReader | None, pending: int = 0, force: bool = False) -> None:
         now = time.monotonic()
         if not force and now - self.last_tick < 0.25:
             return
         self.last_tick = now
         self.progress.elapsed = now - self.started
+
         self.progress.bytes_done = self.bytes_before + (reader.disk_position() if reader else 0)
         if self.on_progress is not None:
-            self.on_progress(self.progress)
+            shown = BuildProgress(
+                self.progress.docs + pending,
+                self.progress.bytes_done,
+                self.progress.bytes_total,
+                self.progress.elapsed,
+                self.progress.file,
+            )
+            self.on_progress(shown)
 
     def file_row(self, path: Path) -> tuple[Any, ...] | None:
         row: tuple[Any, ...] | None = self.con.execute(
@@ -309,7 +317,7 @@ class _Builder:
                 (len(rows) & 1023) == 0 and time.monotonic() - last_commit > BATCH_SECONDS
             ):
                 flush(False)
-            self.tick(reader)
+            self.tick(reader, len(rows))
         else:
             if fields is None and sample:
                 fields = self._decide(path, sample)
