@@ -129,3 +129,30 @@ def test_corpora_from_citelens_toml_relative_to_it_and_the_severity_setting(tmp_
     workspace = Workspace()
     doc = workspace.open(run, run.read_text())
     assert [f.code for f in doc.result.findings] == ["unknown_document"]
+
+
+def test_show_uses_corpora_from_citelens_toml_and_says_what_it_cannot_find(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    (project / "data").mkdir(parents=True)
+    records = write_corpus(project / "data" / "c.jsonl", "msmarco-seg", 5)
+    (project / "citelens.toml").write_text('corpora = ["data/c.jsonl"]\n')
+    wanted = records[2]["docid"]
+    shown = subprocess.run(
+        [sys.executable, "-m", "citelens", "show", wanted, "nope"],
+        capture_output=True,
+        text=True,
+        cwd=project,
+        timeout=120,
+    )
+    assert shown.returncode == 1
+    assert f"id:     {wanted}" in shown.stdout and records[2]["segment"] in shown.stdout
+    assert f"source: {project / 'data' / 'c.jsonl'}:3" in shown.stdout
+    assert "nope: not found in corpus" in shown.stderr
+    bare = subprocess.run(
+        [sys.executable, "-m", "citelens", "show", wanted],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert bare.returncode == 2 and "no document sources" in bare.stderr

@@ -21,9 +21,11 @@ from citelens.specs.model import (
     REFERENCES_KINDS,
     REQUIRED_FIELDS,
     SENTENCE_TYPES,
+    SENTENCES_KEYS,
     SMELL_CODES,
     SPEC_FIELDS,
     TASKS,
+    TOPIC_ID_FIELDS,
     TrackSpec,
 )
 
@@ -176,6 +178,8 @@ def build_spec(spec_id: str, raw: dict[str, Any], path: str | None, lines: _Line
         d.pop("smells", None)
     _one_of(spec_id, "task", d["task"], TASKS, path, lines)
     for key, allowed in (
+        ("sentences_key", SENTENCES_KEYS),
+        ("topic_id_field", TOPIC_ID_FIELDS),
         ("references_kind", REFERENCES_KINDS),
         ("length_unit", LENGTH_UNITS),
         ("layout", LAYOUTS),
@@ -286,6 +290,7 @@ def parse_spec_text(text: str, path: str, base: dict[str, TrackSpec] | None = No
     if "specs" in data:
         tables = data["specs"]
         _expect(isinstance(tables, dict), "`specs` must map spec ids to tables", path, 1)
+        _expect(bool(tables), "`specs` is empty: the file defines no spec", path, 1)
     elif "track" in data or "extends" in data:
         tables = {str(data.get("track") or "custom"): data}
     else:

@@ -4,8 +4,8 @@ a source could not answer (then nothing is guessed for the ids it could not answ
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 from citelens.check.finding import Finding, Target
 from citelens.check.rule import Rule
@@ -14,7 +14,25 @@ from citelens.source.json_nodes import pointer_join
 if TYPE_CHECKING:
     from citelens.check.rules.coverage import ReportFacts
     from citelens.check.view import ReportView
-    from citelens.corpus.source import DocumentSource
+
+
+class DocumentAnswer(Protocol):
+    """What a lookup answers (`citelens.corpus.Lookup` is one; check sits below corpus)."""
+
+    @property
+    def documents(self) -> Mapping[str, object | None]: ...
+
+    @property
+    def unanswered(self) -> Mapping[str, str]: ...
+
+
+class DocumentSources(Protocol):
+    """Where cited documents are looked up (`citelens.corpus.DocumentSource` is one)."""
+
+    def get_many(self, ids: Iterable[str]) -> DocumentAnswer: ...
+
+    def describe(self) -> str: ...
+
 
 Add = Callable[[int | None, Finding], None]
 #: a doc id with where it stands: (id, pointer, target value)
@@ -60,7 +78,7 @@ def _embedded_ids(value: dict[str, Any]) -> frozenset[str]:
     return frozenset(ids)
 
 
-def check_documents(facts: list[ReportFacts], sources: DocumentSource, add: Add) -> None:
+def check_documents(facts: list[ReportFacts], sources: DocumentSources, add: Add) -> None:
     """One lookup for the whole file; findings on each occurrence of an id nobody has."""
     wanted: dict[str, None] = {}
     for f in facts:

@@ -1,4 +1,5 @@
-"""`convert(report, spec)`: a new report in the target spec's wire shape.
+"""`convert(report, spec)`: a new report in the target spec's wire shape (what
+`Report.convert`, `to_rag` and `to_ragtime` do; `citelens.convert` builds on it).
 
 Citations are read in their confidence-keeping form (real ragtime scores, or 1/rank for
 order-only shapes), ranked once by descending confidence (ties keep their order), cut to
@@ -12,18 +13,17 @@ from __future__ import annotations
 import warnings
 from typing import TYPE_CHECKING, Any
 
-from citelens.convert.metadata_map import map_metadata
-from citelens.convert.ranking import RankedCitations, rank_citations, truncate
-from citelens.models.report import Report
+from citelens.models.citation_ranking import RankedCitations, rank_citations, truncate
+from citelens.models.metadata_map import map_metadata
 from citelens.models.sentences import ReportSentence, sentence_class_for
+from citelens.specs import resolve_spec
 
 if TYPE_CHECKING:
+    from citelens.models.report import Report
     from citelens.specs import TrackSpec
 
 
 def resolve(spec: TrackSpec | str) -> TrackSpec:
-    from citelens.specs import resolve_spec
-
     resolved = resolve_spec(spec)
     if resolved is None:
         raise TypeError("a target spec is required")
@@ -76,10 +76,10 @@ def convert(report: Report, spec: TrackSpec | str) -> Report:
         cls(text=s.text, citations=emit(pairs, tag, position), metadata=s.metadata, evaldata=s.evaldata)
         for s, pairs in zip(resolved, ranked)
     ]
-    return Report(
+    return type(report)(  # the report's own class: this module does not import the model
         is_ragtime=tag == "ragtime",
         metadata=map_metadata(report.metadata, spec),
-        responses=sentences,
+        responses=sentences,  # type: ignore[arg-type]  # one sentence class by construction
         references=None if spec.references_kind == "none" else references,
     )
 
