@@ -1,4 +1,5 @@
-"""Line numbers of TOML keys, for error messages (tomllib gives values, not positions)."""
+"""Line numbers of TOML keys, for error messages (tomllib gives values, not positions):
+one reader for `citelens.toml`/`pyproject.toml` settings and for TOML spec files."""
 
 from __future__ import annotations
 
@@ -8,13 +9,21 @@ _HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")
 _KEY = re.compile(
     r"""^\s*((?:[A-Za-z0-9_\-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_\-]+|"[^"]*"|'[^']*'))*)\s*="""
 )
-_DOT = re.compile(r"""\s*\.\s*""")
+_PART = re.compile(r"""[A-Za-z0-9_\-]+|"[^"]*"|'[^']*'""")
+
+_AT = re.compile(r"\(at line (\d+), column \d+\)")
 
 Table = tuple[str, ...]
 
 
+def syntax_error(exc: ValueError) -> tuple[str, int | None]:
+    """A `tomllib.TOMLDecodeError` as (reason without its position, 1-based line)."""
+    m = _AT.search(str(exc))
+    return _AT.sub("", str(exc)).strip(), int(m.group(1)) if m else None
+
+
 def _parts(dotted: str) -> Table:
-    return tuple(p.strip("\"'") for p in _DOT.split(dotted.strip()))
+    return tuple(p[1:-1] if p[:1] in "\"'" else p for p in _PART.findall(dotted))
 
 
 class TomlLines:

@@ -20,5 +20,6 @@ def report(**over):
     return base
 
 
-def line(value) -> str:
-    return json.dumps(value)
+def line(value, *, ensure_ascii: bool = True) -> str:
+    """One JSONL line (no newline)."""
+    return json.dumps(value, ensure_ascii=ensure_ascii)

@@ -20,79 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from citelens.specs import get_spec
-
-# --- vocabulary -------------------------------------------------------------------
-
-_WORDS = [
-    "the",
-    "a",
-    "river",
-    "tax",
-    "policy",
-    "city",
-    "water",
-    "health",
-    "leaf",
-    "report",
-    "evidence",
-    "climate",
-    "energy",
-    "court",
-    "vote",
-    "market",
-    "school",
-    "price",
-    "study",
-    "law",
-    "data",
-    "model",
-    "risk",
-    "crop",
-    "rain",
-]
-# words whose NFKC form or whitespace behaviour differs from the raw text
-_ODD_WORDS = [
-    "ﬁnance",
-    "Ｗａｔｅｒ",
-    "x\u202fy",
-    "km²",
-    "e\u0301t\u00e9",
-    "½",
-    "Ⅻ",
-    "\u2011dash",
-    "naïve",
-    "tab\tsep",
-    "new\nline",
-    "ﬀ",
-]
-_KIDDIE_DOCS = ["Leaf", "Photosynthesis", "Autumn", "Chlorophyll", "Maple", "Tree", "Sun", "Water cycle"]
-
-
-def _text(rng: random.Random, n_words: int) -> str:
-    words = [rng.choice(_ODD_WORDS) if rng.random() < 0.05 else rng.choice(_WORDS) for _ in range(n_words)]
-    return " ".join(words)
-
-
-def _docid(rng: random.Random, style: str) -> str:
-    if style == "climbmix":
-        return f"shard_{rng.randrange(100000):05d}_{rng.randrange(10**6)}"
-    if style == "msmarco":
-        return f"msmarco_v2.1_doc_{rng.randrange(60):02d}_{rng.randrange(10**9)}#{rng.randrange(30)}_{rng.randrange(10**9)}"
-    if style == "uuid":
-        h = "".join(rng.choice("0123456789abcdef") for _ in range(32))
-        return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}_{rng.randrange(10**9)}"
-    return rng.choice(_KIDDIE_DOCS)
-
-
-def _docid_style(spec) -> str:
-    pat = spec.docid_pattern or ""
-    if pat.startswith("shard"):
-        return "climbmix"
-    if pat.startswith("msmarco"):
-        return "msmarco"
-    if pat.startswith("[0-9a-f]"):
-        return "uuid"
-    return "wiki"
+from report_factory.vocabulary import docid, docid_style, text
 
 
 def _topic_ids(spec_id: str, style: str, n: int, rng: random.Random) -> list[str]:
@@ -101,7 +29,7 @@ def _topic_ids(spec_id: str, style: str, n: int, rng: random.Random) -> list[str
     if spec_id.startswith("ragtime"):
         return [str(2000 + i) for i in range(n)]
     if spec_id.startswith("dragun"):
-        return [_docid(rng, "msmarco").split("#")[0] for _ in range(n)]
+        return [docid(rng, "msmarco").split("#")[0] for _ in range(n)]
     if spec_id == "kiddie":
         return [f"kid-{i}" for i in range(n)]
     return [str(i + 1) for i in range(n)]
@@ -116,11 +44,11 @@ class Context:
     def __init__(self, rng: random.Random, spec, topic: dict, team: str, run_id: str):
         self.rng, self.spec, self.topic = rng, spec, topic
         self.team, self.run_id = team, run_id
-        self.style = _docid_style(spec)
+        self.style = docid_style(spec)
         self.shape = rng.choice(spec.sentence_type)
         self.unit = spec.length_unit
         self.limit = spec.length_limit if spec.length_limit is not None else topic.get("limit")
-        self.pool = [_docid(rng, self.style) for _ in range(rng.randint(3, 10))]
+        self.pool = [docid(rng, self.style) for _ in range(rng.randint(3, 10))]
 
 
 def _metadata(ctx: Context) -> dict:
@@ -195,7 +123,7 @@ def clean_report(ctx: Context) -> dict:
     refs: list[str] = []
     sentences = []
     for words in _sentence_budget(ctx, rng.randint(1, 6)):
-        s: dict[str, Any] = {"text": _text(rng, words)}
+        s: dict[str, Any] = {"text": text(rng, words)}
         if rng.random() < 0.93:
             s["citations"] = _citations(ctx, refs)
         sentences.append(s)
@@ -379,7 +307,7 @@ def f_refs_duplicate(ctx, v):
 
 def f_refs_uncited(ctx, v):
     refs = v.get("references")
-    extra = [d for d in ctx.pool if d not in _cited(v, _skey(v))] or [_docid(ctx.rng, ctx.style)]
+    extra = [d for d in ctx.pool if d not in _cited(v, _skey(v))] or [docid(ctx.rng, ctx.style)]
     if isinstance(refs, list):
         refs.append(ctx.rng.choice(extra))
     else:
@@ -405,7 +333,7 @@ def f_refs_undeclared(ctx, v):
     else:
         s = _any_sentence(ctx, v)
         if s is not None and not isinstance(s.get("citations"), dict):
-            s["citations"] = [_docid(ctx.rng, ctx.style)]
+            s["citations"] = [docid(ctx.rng, ctx.style)]
 
 
 def f_refs_odd(ctx, v):
@@ -419,7 +347,7 @@ def f_refs_odd(ctx, v):
     elif choice == "over_max":
         refs = v.get("references") if isinstance(v.get("references"), list) else []
         v["references"] = refs + [
-            _docid(ctx.rng, ctx.style) for _ in range(101 - len(refs) + ctx.rng.randint(0, 3))
+            docid(ctx.rng, ctx.style) for _ in range(101 - len(refs) + ctx.rng.randint(0, 3))
         ]
     elif choice == "nonstr":
         v["references"] = [1, 2]
@@ -439,10 +367,10 @@ def f_length(ctx, v):
         per = max(1, target // n)
         for s in sents:
             if isinstance(s, dict):
-                s["text"] = _text(ctx.rng, per)
+                s["text"] = text(ctx.rng, per)
         extra = target - per * n
         if extra > 0 and isinstance(sents[-1], dict):
-            sents[-1]["text"] += " " + _text(ctx.rng, extra)
+            sents[-1]["text"] += " " + text(ctx.rng, extra)
     else:
         # chars: n-1 joining spaces; "ﬁ" is one char raw but two after NFKC
         body = max(1, target - (n - 1))
@@ -637,10 +565,10 @@ def _text_fault(rng: random.Random, line: str, kind: str) -> str:
 
 def make_topics(spec_id: str, n: int, rng: random.Random) -> list[dict]:
     spec = get_spec(spec_id)
-    ids = _topic_ids(spec_id, _docid_style(spec), n, rng)
+    ids = _topic_ids(spec_id, docid_style(spec), n, rng)
     topics = []
     for tid in ids:
-        t = {"request_id": tid, "title": _text(rng, rng.randint(4, 14)).replace("\n", " ").replace("\t", " ")}
+        t = {"request_id": tid, "title": text(rng, rng.randint(4, 14)).replace("\n", " ").replace("\t", " ")}
         if spec.length_limit_request_field:
             t["limit"] = rng.choice([300, 500, 1000, 2000, 2000, None])  # None: a request without a limit
         topics.append(t)

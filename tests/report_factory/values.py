@@ -11,29 +11,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from report_factory.vocabulary import MSMARCO_POOL, WORDS
+
 SHAPES = ("neuclir", "ragtime", "rag24")
-_DOCS = [f"msmarco_v2.1_doc_{i:02d}_{i * 7919}#{i % 4}_{i * 104729}" for i in range(12)]
-_WORDS = [
-    "the",
-    "a",
-    "report",
-    "cites",
-    "evidence",
-    "about",
-    "climate",
-    "tax",
-    "policy",
-    "water",
-    "river",
-    "city",
-    "health",
-    "fall",
-    "leaf",
-]
+_DOCS = MSMARCO_POOL
 
 
 def _text(rng: random.Random) -> str:
-    words = " ".join(rng.choice(_WORDS) for _ in range(rng.randint(0, 12)))
+    words = " ".join(rng.choice(WORDS) for _ in range(rng.randint(0, 12)))
     return rng.choice(["", "  ", "\n\n"]) + words if rng.random() < 0.1 else words
 
 
