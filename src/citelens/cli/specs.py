@@ -261,6 +261,7 @@ def spec_rules(spec) -> list[tuple[str, str]]:
 
 
 def render_spec(spec, source: str | None = None) -> str:
+    from citelens.check.registry import RULES
     from citelens.specs.model import SMELL_CODES, STRUCTURE_CODES
 
     lines = [spec.track + (f"  (from {source})" if source else "")]
@@ -271,13 +272,15 @@ def render_spec(spec, source: str | None = None) -> str:
     width = max(len(k) for k, _ in rules)
     lines += [f"  {k.ljust(width)}  {v}" for k, v in rules]
     off = set(never_reported(spec))
-    smells = [c for c in SMELL_CODES if c in spec.smells and c not in off]
-    errors = [c for c in SMELL_CODES if c not in spec.smells and c not in off]
+    notes = [c for c in SMELL_CODES if RULES[c].default_severity == "info" and c not in off]
+    smells = [c for c in SMELL_CODES if c in spec.smells and c not in off and c not in notes]
+    errors = [c for c in SMELL_CODES if c not in spec.smells and c not in off and c not in notes]
     lines += [
         "",
         "Severity of each finding code under this spec (`--strict` makes every one an error):",
         f"  warnings (smells): {_list(smells)}",
         f"  errors:            {_list(errors)}",
+        f"  notes (info):      {_list(notes)}",
         f"  always errors:     {_list(STRUCTURE_CODES)}",
         f"  never reported:    {_list([c for c in SMELL_CODES if c in off])}"
         "  (switched off by the fields above)",

@@ -153,6 +153,7 @@ class Workspace:
             str(settings.topics),
             settings.strict,
             tuple(sorted(settings.severity.items())),
+            settings.corpora,
             fixes,
         )
         checker = self._checkers.get(key)
@@ -169,12 +170,19 @@ class Workspace:
             options = {"workers": 1, "cache_size": 20000, **self._checker_options}
             if fixes:
                 options.update(workers=1, cache_size=max(options["cache_size"], 20000))
+            sources = None
+            if settings.corpora:
+                from citelens.corpus import open_sources
+
+                base = settings.source.parent if settings.source is not None else None
+                sources = open_sources(settings.corpora, base_dir=base)
             checker = Checker(
                 spec,
                 cast(Any, topics),
                 strict=settings.strict,
                 overrides=settings.severity,
                 fixes=fixes,
+                sources=sources,
                 **options,
             )
             self._checkers[key] = checker
