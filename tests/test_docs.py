@@ -46,6 +46,23 @@ def test_readme_quickstart_commands_are_the_ci_commands() -> None:
     assert test_command in readme
 
 
+def test_readme_first_command_prints_what_the_readme_says(tmp_path_factory: pytest.TempPathFactory) -> None:
+    readme = README.read_text(encoding="utf-8")
+    first = next(
+        line for line in readme.splitlines() if line.startswith("python3 -m venv") and "check" in line
+    )
+    check = first.split(" && ")[-1]  # after the install, which CI's own command exercises
+    assert check.startswith(".venv/bin/citelens check ")
+    said = re.search(r"The first prints `([^`]+)`", readme)
+    assert said, "the README says what the first command prints"
+    sandbox = sandbox_for(README, tmp_path_factory)
+    proc = subprocess.run(
+        [str(BIN / "citelens"), *check.split()[1:]], cwd=sandbox, capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.strip().splitlines()[-1] == said.group(1)
+
+
 def sessions(text: str) -> list[tuple[str, list[str]]]:
     """(command, the output lines shown for it) of every `$ ` command in console blocks."""
     out: list[tuple[str, list[str]]] = []

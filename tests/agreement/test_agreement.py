@@ -6,7 +6,7 @@ offending token where the reference says it once per report). A line the referen
 cannot load at all gets at least one error from us, never silence. Across the file both
 name the same topic-coverage problems about the same topics.
 
-Inputs: the real sample runs in data/ (see data/PROVENANCE.md) and seeded generated runs
+Inputs: the real sample runs in tests/data/runs/ (see tests/data/PROVENANCE.md) and seeded generated runs
 with seeded faults for every shared spec (generate.py), each checked against every
 shared spec, with and without a topics file. CITELENS_AGREEMENT_SCALE=10 runs ten times
 as many generated reports (and more seeds); the default keeps this file well under a
@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -27,8 +26,9 @@ from agreement import reference as R
 from citelens.check import Checker
 from citelens.specs import get_spec
 from citelens.topics import load_topics
+from sample_data import RUNS, TOPICS
 
-DATA = Path(__file__).parent / "data"
+DATA = RUNS
 SCALE = int(os.environ.get("CITELENS_AGREEMENT_SCALE", "1"))
 OWN_N = 500 * SCALE  # reports per generated run, checked against its own spec
 CROSS_N = 60 * SCALE  # of those, checked against every other shared spec too
@@ -202,8 +202,8 @@ def test_real_sample_runs_agree_under_every_spec(spec_id):
     for name in SAMPLES:
         lines = (DATA / name).read_text(encoding="utf-8").splitlines()
         total.merge(C.compare_lines(lines, spec_id, None))
-    kiddie_topics = R.load_requests(DATA / "kiddie-topics.jsonl")
-    ours = load_topics(DATA / "kiddie-topics.jsonl")
+    kiddie_topics = R.load_requests(TOPICS / "kiddie-topics.jsonl")
+    ours = load_topics(TOPICS / "kiddie-topics.jsonl")
     for n in range(1, 5):
         lines = (DATA / f"kiddie_run{n}.jsonl").read_text(encoding="utf-8").splitlines()
         total.merge(C.compare_lines(lines, spec_id, kiddie_topics, topics=ours))
@@ -273,7 +273,7 @@ def test_a_broken_first_line_does_not_hide_the_rest_of_a_jsonl_run(first):
 @pytest.mark.parametrize("spec_id", R.SHARED_SPECS)
 def test_strict_mode_agrees_too(spec_id, tmp_path):
     """`--strict` here and `ReportVerification(strict=True)` there: every smell an error."""
-    from agreement.generate import generate_run
+    from report_factory import generate_run
 
     lines, topics = generate_run(spec_id, 150, 3)
     requests, ours = C.write_requests(tmp_path / "topics.jsonl", topics)

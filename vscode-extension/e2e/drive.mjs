@@ -3,7 +3,7 @@
 // status bar, hover a citation, apply a quick fix, convert a file. Screenshots of each step
 // go to $CITELENS_E2E_ARTIFACTS. Exit code 0 only if every step passed.
 import { chromium } from "playwright-core";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const BASE = process.env.CITELENS_E2E_URL;
@@ -82,6 +82,22 @@ async function gotoPosition(line, column) {
   await page.waitForTimeout(200);
 }
 
+/** The extension's log channel as VS Code writes it to disk (the CiteLens output channel). */
+function extensionLog() {
+  const dir = process.env.CITELENS_E2E_LOGS;
+  const files = readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith("CiteLens.log"));
+  return files.map((f) => readFileSync(join(dir, String(f)), "utf8")).join("\n");
+}
+
+async function waitForLog(pattern, timeout) {
+  const deadline = Date.now() + timeout;
+  while (Date.now() < deadline) {
+    if (pattern.test(extensionLog())) return;
+    await page.waitForTimeout(500);
+  }
+  throw new Error(`the CiteLens log never said ${pattern}; it ends with: ${extensionLog().slice(-600)}`);
+}
+
 function statusItem() {
   return page.locator('.statusbar-item:has([aria-label^="CiteLens spec"]), .statusbar-item[aria-label^="CiteLens spec"]').first();
 }
@@ -95,6 +111,27 @@ try {
 
   const expected = expectedFindings();
   log(`the CLI finds ${expected.length} findings in ${RUN}`);
+
+  await step("a missing CiteLens is one clear message; Install puts the shipped wheel in", async () => {
+    const toast = page.locator('.notification-toast:has-text("CiteLens")').first();
+    const installed = await toast.waitFor({ timeout: 45000 }).then(() => false, () => true);
+    if (installed) {
+      log("no install message: the interpreter already has CiteLens (CITELENS_E2E_PYTHON)");
+      return;
+    }
+    const text = await toast.innerText();
+    await shot("00-not-installed-message");
+    for (const action of ["Install CiteLens into this interpreter", "Select Interpreter", "Open Log"]) {
+      if (!text.includes(action)) throw new Error(`the message lacks the action ${action}: ${JSON.stringify(text)}`);
+    }
+    await toast.locator('.monaco-button:has-text("Install CiteLens into this interpreter")').click();
+    await page.waitForSelector(".terminal-wrapper, .xterm", { timeout: 20000 });
+    await page.waitForTimeout(3000);
+    await shot("00-installing-in-terminal");
+    // pip ends, the terminal closes and the server starts (the extension's log says so)
+    await waitForLog(/CiteLens [\d.]+ server running/, 180000);
+    await shot("00-installed");
+  });
 
   await step("problems panel lists the CLI's findings", async () => {
     if (!expected.length) throw new Error("the CLI found nothing: the sample lost its seeded faults");

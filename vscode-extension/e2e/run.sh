@@ -9,7 +9,10 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 EXT=$(dirname "$HERE")
 REPO=$(dirname "$EXT")
 CS_DIR=${CITELENS_CODE_SERVER_DIR:-/opt/citelens-ci/code-server-4.100.3}
-PYTHON=${CITELENS_E2E_PYTHON:-$REPO/.venv/bin/python}
+# the oracle (the CLI of this checkout) runs in the repository's venv; the extension starts
+# with a fresh venv that has no CiteLens, and the test installs the .vsix's wheel into it
+# through the extension's own "Install CiteLens into this interpreter" action
+ORACLE=${CITELENS_E2E_ORACLE:-$REPO/.venv/bin/python}
 VSIX=${CITELENS_VSIX:-$EXT/citelens.vsix}
 ART=$HERE/artifacts
 [ -x "$CS_DIR/node_modules/.bin/code-server" ] || { echo "e2e: code-server missing in $CS_DIR: run .ci/install-vscode-e2e" >&2; exit 2; }
@@ -35,6 +38,8 @@ WS=$WORK/workspace
 mkdir -p "$WS/.vscode"
 cp "$REPO/examples/rag26-with-mistakes.jsonl" "$REPO/examples/rag26-topics.tsv" "$WS/"
 cp "$REPO/examples/ragtime26-run.jsonl" "$WS/convert-me.jsonl"
+python3 -m venv "$WORK/venv"
+PYTHON=${CITELENS_E2E_PYTHON:-$WORK/venv/bin/python}
 cat > "$WS/.vscode/settings.json" <<JSON
 {
   "citelens.interpreter": "$PYTHON",
@@ -44,7 +49,7 @@ cat > "$WS/.vscode/settings.json" <<JSON
 }
 JSON
 # what the CLI finds in the same file with the same settings: the Problems panel must match
-(cd "$WS" && "$PYTHON" -m citelens check --format json --spec rag26 --topics rag26-topics.tsv rag26-with-mistakes.jsonl > "$WORK/expected.json") || true
+(cd "$WS" && "$ORACLE" -m citelens check --format json --spec rag26 --topics rag26-topics.tsv rag26-with-mistakes.jsonl > "$WORK/expected.json") || true
 
 mkdir -p "$WORK/cs-data/User" "$WORK/tmp"
 cat > "$WORK/cs-data/User/settings.json" <<'JSON'
@@ -73,5 +78,5 @@ setsid "${CS[@]}" --auth none --bind-addr "127.0.0.1:$PORT" --disable-telemetry 
 CS_PID=$!
 for _ in $(seq 1 120); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.25; done
 export CITELENS_E2E_URL="http://127.0.0.1:$PORT" CITELENS_E2E_WORKSPACE=$WS CITELENS_E2E_EXPECTED=$WORK/expected.json
-export CITELENS_E2E_ARTIFACTS=$ART CITELENS_E2E_PYTHON=$PYTHON
+export CITELENS_E2E_ARTIFACTS=$ART CITELENS_E2E_LOGS=$WORK/cs-data/logs
 timeout 300 node "$HERE/drive.mjs"

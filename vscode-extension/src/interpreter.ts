@@ -41,7 +41,7 @@ export async function resolveInterpreter(input: ResolveInput): Promise<Interpret
     return {
       command: expandPath(configured, input.ctx),
       source: "setting",
-      reason: `from the setting citelens.interpreter (${configured})`,
+      reason: "from the setting citelens.interpreter",
     };
   }
   if (input.python) {

@@ -54,6 +54,7 @@ export class SpecStatus implements vscode.Disposable {
       this.item.text = "$(error) CiteLens";
       this.item.tooltip = "The CiteLens server is not running. Click to see why (the log).";
       this.item.command = "citelens.showLog";
+      this.item.accessibilityInformation = { label: "CiteLens server not running" };
       this.item.backgroundColor = new vscode.ThemeColor("statusBarItem.errorBackground");
       this.item.show();
       return;

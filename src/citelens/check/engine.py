@@ -9,6 +9,7 @@ on this).
 
 from __future__ import annotations
 
+from bisect import insort_left
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -158,10 +159,23 @@ class Checker:
         return self.file_result(source, path, report_findings, facts)
 
     def file_result(
-        self, source: SourceFile, path: str, report_findings: list[Finding], facts: list[ReportFacts]
+        self,
+        source: SourceFile,
+        path: str,
+        report_findings: list[Finding],
+        facts: list[ReportFacts],
+        *,
+        presorted: bool = False,
+        spans: dict | None = None,
     ) -> FileResult:
         """The file's result from its reports' findings (placed, severities applied) and
-        facts: adds the text problems and the cross-report findings, then sorts."""
+        facts: adds the text problems and the cross-report findings, then sorts.
+
+        For a caller that re-assembles a file after every edit (`citelens.session`):
+        `presorted` says `report_findings` are in file order already, so only the few
+        file-level findings are sorted in; `spans` is a cache, kept across calls, of where
+        a file-level finding goes inside its report (keyed by the report's decoded value,
+        which stands for its unchanged text)."""
         text = source.text
         findings: list[Finding] = [
             Finding(p.code, "error", p.message, start=p.start, end=p.end) for p in source.problems
@@ -176,15 +190,30 @@ class Checker:
                 findings.append(finding.with_span(0, 1))
                 return
             item = by_index[index]
+            key = (id(item.value), finding.pointer, finding.target) if spans is not None else None
+            hit = spans.get(key) if spans is not None else None
+            if hit is not None and hit[0] is item.value:
+                findings.append(finding.with_span(item.start + hit[1], item.start + hit[2]))
+                return
             locator = locators.get(index)
             if locator is None:
                 locator = locators[index] = Locator(text, item.start, unique_keys=True)
             start, end = _span(text, item, finding.pointer, finding.target, locator)
+            if spans is not None:
+                spans[key] = (item.value, start - item.start, end - item.start)
             findings.append(finding.with_span(start, end))  # no fixer exists for these codes
 
         check_coverage(facts, self.spec, self.topics, add)
-        findings = self.policy.apply(findings) + report_findings
-        findings.sort(key=lambda f: (f.start, f.end, f.code))
+        findings = self.policy.apply(findings)
+        if presorted:
+            findings.sort(key=_order)
+            merged = report_findings  # the caller's list, built for this call
+            for f in reversed(findings):  # each before its equals, as a stable sort puts it
+                insort_left(merged, f, key=_order)
+            findings = merged
+        else:
+            findings += report_findings
+            findings.sort(key=_order)
         return FileResult(path, source.line_index, findings, len(source.items))
 
     # --- one report -----------------------------------------------------------------
@@ -192,7 +221,9 @@ class Checker:
         """One report's findings (offsets relative to `item.start`, severities applied)
         and its facts for the cross-report rules (shared with the cache: copy before
         setting `index`). For callers that keep per-report state (`citelens.session`)."""
-        outcome = self._item(text, item)
+        # not cached when broken: an array element's syntax error can depend on the text
+        # after the element's span, which the cache key does not hold
+        outcome = self._item(text, item) if item.syntax is None else self._check_item(text, item)
         return self.policy.apply(outcome.findings), outcome.facts
 
     def fix_for(self, text: str, item: Item, finding: Finding) -> Fix | None:
@@ -288,6 +319,10 @@ class Checker:
         """The finding with its repair attached (edit offsets relative to `base`)."""
         repair = fix_for(finding, FixContext(node, view, self.topics))
         return replace(finding, fix=shift(repair, -base)) if repair else finding
+
+
+def _order(f: Finding) -> tuple[int, int, str]:
+    return f.start, f.end, f.code
 
 
 def _indexed(facts: ReportFacts, index: int) -> ReportFacts:

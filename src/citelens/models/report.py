@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import warnings
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
@@ -63,8 +63,8 @@ class Report(BaseModel):
     def _sentences(self) -> list[ReportSentence]:
         """The sentence list; after `switch_responses_to_answer` it lives under `answer`."""
         if self.responses is not None:
-            return cast("list[ReportSentence]", self.responses)
-        return cast("list[ReportSentence]", self.answer or [])
+            return list(self.responses)
+        return list(self.answer or [])
 
     # --- text -------------------------------------------------------------------------
 
@@ -164,20 +164,20 @@ class Report(BaseModel):
     # --- conversion -----------------------------------------------------------------------
 
     def convert(self, spec: TrackSpec | str) -> Report:
-        """A new report in `spec`'s shape (see `citelens.convert.convert`)."""
-        from citelens.convert.convert import convert
+        """A new report in `spec`'s shape (see `citelens.models.conversion`)."""
+        from citelens.models.conversion import convert  # loaded on first use
 
         return convert(self, spec)
 
     def to_rag(self, spec: SpecArg = None) -> Report:
         """Deprecated: `convert(spec)` with a RAG spec (default rag25)."""
-        from citelens.convert.convert import to_rag
+        from citelens.models.conversion import to_rag  # loaded on first use
 
         return to_rag(self, spec)
 
     def to_ragtime(self, spec: SpecArg = None) -> Report:
         """Deprecated: `convert(spec)` with a RAGTIME spec (default ragtime25)."""
-        from citelens.convert.convert import to_ragtime
+        from citelens.models.conversion import to_ragtime  # loaded on first use
 
         return to_ragtime(self, spec)
 

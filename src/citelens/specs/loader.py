@@ -15,6 +15,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from citelens.source.located_error import LocatedError
+from citelens.source.toml_lines import TomlLines, syntax_error
 from citelens.specs.model import (
     LAYOUTS,
     LENGTH_UNITS,
@@ -32,11 +34,8 @@ from citelens.specs.model import (
 BUILTIN_PATH = Path(__file__).with_name("builtin.toml")
 
 
-class SpecError(ValueError):
-    def __init__(self, message: str, path: str | None = None, line: int | None = None):
-        self.path, self.line, self.reason = path, line, message
-        where = f"{path}:{line}: " if path and line else (f"{path}: " if path else "")
-        super().__init__(where + message)
+class SpecError(LocatedError):
+    """A spec file (or spec argument) problem: `PATH:LINE: reason`."""
 
 
 @dataclass
@@ -52,22 +51,16 @@ class _Lines:
         return self.spec.get(spec_id)
 
 
-_TOML_HEADER = re.compile(r"""^\s*\[\s*specs\.("?)([^"\]]+)\1\s*\]""")
-_TOML_KEY = re.compile(r"^\s*([A-Za-z0-9_\-]+)\s*=")
-
-
 def _toml_lines(text: str) -> _Lines:
-    spec_lines: dict[str, int] = {}
+    """The lines of `[specs.ID]` tables and their keys (dotted and inline keys too)."""
+    toml = TomlLines(text)
+    spec_lines = {table[1]: n for table, n in toml.tables.items() if len(table) == 2 and table[0] == "specs"}
     key_lines: dict[tuple[str, str], int] = {}
-    current = None
-    for n, line in enumerate(text.splitlines(), start=1):
-        if m := _TOML_HEADER.match(line):
-            current = m.group(2).strip()
-            spec_lines.setdefault(current, n)
-        elif line.lstrip().startswith("["):
-            current = None
-        elif current and (m := _TOML_KEY.match(line)):
-            key_lines.setdefault((current, m.group(1)), n)
+    for (table, key), n in toml.keys.items():
+        if len(table) == 2 and table[0] == "specs":
+            key_lines[(table[1], key)] = n
+        elif table == ("specs",):
+            spec_lines.setdefault(key, n)  # `specs.ID = { ... }` / `[specs] ID = { ... }`
     return _Lines(spec_lines, key_lines)
 
 
@@ -278,8 +271,8 @@ def parse_spec_text(text: str, path: str, base: dict[str, TrackSpec] | None = No
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
-            m = re.search(r"line (\d+)", str(exc))
-            raise SpecError(f"not valid TOML: {exc}", path, int(m.group(1)) if m else None) from None
+            reason, line = syntax_error(exc)
+            raise SpecError(f"not valid TOML: {reason}", path, line) from None
         lines = _toml_lines(text)
     elif suffix in (".yml", ".yaml", ".json"):
         data, lines = _yaml_load(text, path)
