@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "align": ("align", "show the evidence for answer sentences in source documents"),
     "specs": ("specs", "list the track specs, or show one spec's rules"),
     "rules": ("rules", "explain the finding codes"),
+    "serve": ("serve", "run the language server (LSP over stdio) for editors"),
 }
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
