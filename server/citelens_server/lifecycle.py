@@ -29,8 +29,9 @@ WATCHED = ("**/citelens.toml", "**/pyproject.toml")
 def register(server: CiteLensServer) -> None:
     @server.feature(types.INITIALIZE)
     def initialize(ls: CiteLensServer, params: types.InitializeParams) -> None:
-        from citelens.session import Workspace
         from pygls.capabilities import ServerCapabilitiesBuilder
+
+        from citelens.session import Workspace
 
         ls.encoding = encoding_name(ServerCapabilitiesBuilder.choose_position_encoding(params.capabilities))
         editor, engine = split_settings(params.initialization_options, "initializationOptions")

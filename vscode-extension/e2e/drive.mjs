@@ -203,6 +203,18 @@ try {
     await page.keyboard.press("Escape");
   });
 
+  await step("Show Cited Document opens the cited document read-only", async () => {
+    // the cursor is still on the "Chlorophyll" citation of run1.jsonl
+    await runCommand("CiteLens: Show Cited Document");
+    const tab = page.locator('.tab.active:has-text("Chlorophyll.txt")');
+    await tab.waitFor({ timeout: 15000 });
+    await page.waitForTimeout(500);
+    const shown = (await page.locator(".editor-group-container.active .view-lines").innerText()).replace(/\s+/g, " ");
+    await shot("03b-cited-document");
+    if (!shown.includes("green pigment found in plants")) throw new Error(`the cited document is not shown: ${shown.slice(0, 200)}`);
+    await page.keyboard.press("Control+W");
+  });
+
   await step("a quick fix applies and its finding disappears", async () => {
     const target = expected.find((f) => f.code === "narrative");
     if (!target) throw new Error("the sample has no narrative finding to fix");

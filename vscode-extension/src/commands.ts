@@ -175,12 +175,13 @@ export class Commands {
     const uri = typeof uriArg === "string" ? uriArg : editor?.document.uri.toString();
     const pos = typeof lineArg === "number" && typeof characterArg === "number" ? new vscode.Position(lineArg, characterArg) : editor?.selection.active;
     if (!uri || !pos) return;
-    const target = citedDocumentUri(uri, pos.line, pos.character);
-    const shown = await this.documents.fetch(target);
+    const shown = await this.documents.fetch(citedDocumentUri(uri, pos.line, pos.character));
     if (!shown) {
       void vscode.window.showInformationMessage("No cited document here: put the cursor on a citation (a doc id or a reference index).");
       return;
     }
-    await this.documents.open(target);
+    const named = citedDocumentUri(uri, pos.line, pos.character, shown.id);
+    this.documents.remember(named, shown);
+    await this.documents.open(named);
   }
 }

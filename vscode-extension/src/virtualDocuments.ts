@@ -16,11 +16,14 @@ interface CitedAt {
   character: number;
 }
 
-/** `citelens-doc:/cited/<run file>?<where>`: the document cited at a position of a run. */
-export function citedDocumentUri(runUri: string, line: number, character: number): vscode.Uri {
-  const name = runUri.split("/").pop() ?? "run";
+/**
+ * `citelens-doc:/<doc id>.txt?<where>`: the document cited at a position of a run (the query
+ * says where, so the provider can ask the server again after a reload).
+ */
+export function citedDocumentUri(runUri: string, line: number, character: number, docId?: string): vscode.Uri {
   const where: CitedAt = { uri: runUri, line, character };
-  return vscode.Uri.from({ scheme: SCHEME, path: `/cited/${name}/${line + 1}:${character + 1}.txt`, query: JSON.stringify(where) });
+  const name = (docId ?? "cited document").replace(/[\\/]/g, "_");
+  return vscode.Uri.from({ scheme: SCHEME, path: `/${name}.txt`, query: JSON.stringify(where) });
 }
 
 function citedAt(uri: vscode.Uri): CitedAt | undefined {
@@ -83,6 +86,11 @@ export class CitedDocuments implements vscode.TextDocumentContentProvider {
       editor.selection = new vscode.Selection(range.start, range.end);
       editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     }
+  }
+
+  /** Keep an answer under another URI (the one named after the document). */
+  remember(uri: vscode.Uri, shown: ShownDocument): void {
+    this.cache.set(uri.toString(), shown);
   }
 
   clear(): void {
