@@ -282,3 +282,48 @@ def test_strict_mode_agrees_too(spec_id, tmp_path):
         total.merge(C.compare_lines(lines, spec_id, req, topics=ours if req else None, strict=True))
     assert total.loadable > 50
     assert not total.mismatches, _explain(total)
+
+
+# --- deviations in reading and in what a run is -------------------------------------
+
+
+def test_nesting_beyond_the_limit_is_an_error_here_though_the_reference_loads_it_up_to_about_985():
+    from citelens.source.json_scan import MAX_DEPTH
+
+    base = {
+        "metadata": {"team_id": "t", "run_id": "r", "narrative_id": "1", "narrative": "n", "run_desc": "d"},
+        "references": ["shard_1_2"],
+        "answer": [{"text": "Some text.", "citations": [0]}],
+    }
+
+    def line(depth: int) -> str:
+        return json.dumps(base)[:-1] + ', "deep": ' + "[" * depth + "]" * depth + "}"
+
+    assert R.load_line(line(MAX_DEPTH + 100)) is not None  # the reference loads it
+    with pytest.raises(RecursionError):  # ... and fails a few hundred levels deeper
+        R.load_line(line(990))
+    for depth in (MAX_DEPTH, MAX_DEPTH + 100, 990):  # with the report object: one level more
+        findings = Checker(get_spec("rag26")).check_text(line(depth) + "\n").findings
+        assert [(f.code, f.severity) for f in findings] == [("json_syntax", "error")]
+        assert f"nesting deeper than {MAX_DEPTH} levels" in findings[0].message
+    assert Checker(get_spec("rag26")).check_text(line(MAX_DEPTH - 1) + "\n").findings == []
+
+
+def test_files_of_a_directory_are_separate_runs_where_the_reference_pools_them(tmp_path, capsys):
+    from citelens.cli import main
+
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for name in ("kiddie_run1.jsonl", "kiddie_run2.jsonl"):
+        (runs / name).write_bytes((DATA / name).read_bytes())
+    requests = R.load_requests(TOPICS / "kiddie-topics.jsonl")
+    pooled = [R.load_line(line) for f in sorted(runs.iterdir()) for line in f.read_text().splitlines()]
+    assert all(r is not None for r in pooled)
+    # the reference's `check DIR --topics` verifies every report of every file together
+    assert "duplicate_topics" in {c for c, _ in R.coverage_categories(pooled, "kiddie", requests)}
+    for f in sorted(runs.iterdir()):  # each file alone has one report per topic
+        alone = [R.load_line(line) for line in f.read_text().splitlines()]
+        assert not {c for c, _ in R.coverage_categories(alone, "kiddie", requests)} & {"duplicate_topics"}
+    main(["check", str(runs), "--spec", "kiddie", "--topics", str(TOPICS / "kiddie-topics.jsonl")])
+    out = capsys.readouterr().out
+    assert "duplicate_topics" not in out and "in 2 files" in out

@@ -5,15 +5,15 @@ with cite-right 0.4.0 (pure-Python path) on real documents."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import cite_right
 import pytest
 from cite_right.text.segmenter_simple import SimpleSegmenter as RefSegmenter
 
 from citelens import align
-from sample_data import DOCUMENTS
 
-DATA = DOCUMENTS
+DATA = Path(__file__).parents[1] / "data" / "documents"
 
 
 def _docs(name: str, id_key: str, limit: int) -> list[tuple[str, str]]:

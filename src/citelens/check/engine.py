@@ -9,6 +9,7 @@ on this).
 
 from __future__ import annotations
 
+from bisect import insort_left
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -18,9 +19,10 @@ from typing import Any
 from citelens.check import workers
 from citelens.check.finding import Finding, Fix
 from citelens.check.fix_context import FixContext, fix_for
-from citelens.check.registry import STRUCTURE_CODES
+from citelens.check.registry import RULES, STRUCTURE_CODES
 from citelens.check.result import FileResult
 from citelens.check.rules.coverage import ReportFacts, check_coverage, report_facts, topic_findings
+from citelens.check.rules.documents import DocumentSources, check_documents, document_refs
 from citelens.check.rules.length import check_length
 from citelens.check.rules.metadata import check_metadata
 from citelens.check.rules.references import check_references
@@ -32,8 +34,14 @@ from citelens.source.document import Item, SourceFile, decode, read_source
 from citelens.source.edits import shift
 from citelens.source.json_locate import Locator
 from citelens.source.json_nodes import locate
+from citelens.source.json_types import json_type
 
-_PROBLEM_CODES = {"duplicate_key": "duplicate_key", "nonfinite": "json_syntax", "overflow": "json_syntax"}
+_PROBLEM_CODES = {
+    "duplicate_key": "duplicate_key",
+    "nonfinite": "json_syntax",
+    "overflow": "json_syntax",
+    "surrogate": "encoding",
+}
 
 
 def run_rules(
@@ -46,8 +54,7 @@ def run_rules(
     report's topic; or give `topics` and it is looked up by the report's topic id."""
     if not isinstance(value, dict):
         view = ReportView(value={}, spec=spec, request=request)
-        kind = "a list" if isinstance(value, list) else type(value).__name__
-        view.add("schema", f"a report must be a JSON object, not {kind}")
+        view.add("schema", f"a report must be a JSON object, not {json_type(value)}")
         return view
     view = ReportView.build(value, spec, request)
     if request is None and topics and view.topic_id is not None:
@@ -68,18 +75,28 @@ def run_rules(
 
 @dataclass(frozen=True)
 class Policy:
-    """How severe each code is: the spec's smells, then --strict, then per-code overrides
-    (`citelens.toml`); `ignore` drops the code."""
+    """How severe each code is: the spec's smells, then per-code overrides
+    (`citelens.toml`; `ignore` drops the code), then `strict`, which makes every code
+    that is reported an error. The codes of reading the file are always errors."""
 
     spec: TrackSpec | None = None
     strict: bool = False
     overrides: Mapping[str, str] = field(default_factory=dict)
 
     def severity(self, code: str) -> str | None:
+        if code in STRUCTURE_CODES:  # a file that cannot be read: never lowered or hidden
+            return "error"
         override = self.overrides.get(code)
+        if override == "ignore":
+            return None
+        if self.strict:  # every reported finding an error, whatever a config lowered
+            return "error"
         if override is not None:
-            return None if override == "ignore" else override
-        if self.strict or code in STRUCTURE_CODES or self.spec is None:
+            return override
+        rule = RULES.get(code)
+        if rule is not None and rule.default_severity == "info":
+            return "info"  # a note (e.g. documents that could not be checked), whatever the spec
+        if self.spec is None:
             return "error"
         return self.spec.severity_of(code)
 
@@ -118,8 +135,10 @@ class Checker:
         fixes: bool = False,
         cache_size: int = 20000,
         workers: int = 1,
+        sources: DocumentSources | None = None,
     ):
         self.spec, self.topics, self.fixes = spec, topics, fixes
+        self.sources = sources  # document sources: cited ids are looked up (unknown_document)
         self.workers = workers  # >1: big files are checked by forked processes (the CLI)
         self.policy = Policy(spec, strict, dict(overrides or {}))
         self._cache: OrderedDict[str, _ItemOutcome] = OrderedDict()
@@ -127,8 +146,11 @@ class Checker:
 
     # --- entry points ---------------------------------------------------------------
     def check_path(self, path: str | Path) -> FileResult:
-        data = Path(path).read_bytes()
-        return self.check_bytes(data, str(path))
+        """A file on disk (`-`: standard input). A file that cannot be read is a
+        `FileError` naming the path and the cause."""
+        from citelens.files import read_bytes
+
+        return self.check_bytes(read_bytes(path), str(path))
 
     def check_bytes(self, data: bytes, path: str = "<bytes>") -> FileResult:
         text, problems = decode(data)
@@ -143,10 +165,23 @@ class Checker:
         return self.file_result(source, path, report_findings, facts)
 
     def file_result(
-        self, source: SourceFile, path: str, report_findings: list[Finding], facts: list[ReportFacts]
+        self,
+        source: SourceFile,
+        path: str,
+        report_findings: list[Finding],
+        facts: list[ReportFacts],
+        *,
+        presorted: bool = False,
+        spans: dict | None = None,
     ) -> FileResult:
         """The file's result from its reports' findings (placed, severities applied) and
-        facts: adds the text problems and the cross-report findings, then sorts."""
+        facts: adds the text problems and the cross-report findings, then sorts.
+
+        For a caller that re-assembles a file after every edit (`citelens.session`):
+        `presorted` says `report_findings` are in file order already, so only the few
+        file-level findings are sorted in; `spans` is a cache, kept across calls, of where
+        a file-level finding goes inside its report (keyed by the report's decoded value,
+        which stands for its unchanged text)."""
         text = source.text
         findings: list[Finding] = [
             Finding(p.code, "error", p.message, start=p.start, end=p.end) for p in source.problems
@@ -161,15 +196,32 @@ class Checker:
                 findings.append(finding.with_span(0, 1))
                 return
             item = by_index[index]
+            key = (id(item.value), finding.pointer, finding.target) if spans is not None else None
+            hit = spans.get(key) if spans is not None else None
+            if hit is not None and hit[0] is item.value:
+                findings.append(finding.with_span(item.start + hit[1], item.start + hit[2]))
+                return
             locator = locators.get(index)
             if locator is None:
                 locator = locators[index] = Locator(text, item.start, unique_keys=True)
             start, end = _span(text, item, finding.pointer, finding.target, locator)
+            if spans is not None:
+                spans[key] = (item.value, start - item.start, end - item.start)
             findings.append(finding.with_span(start, end))  # no fixer exists for these codes
 
         check_coverage(facts, self.spec, self.topics, add)
-        findings = self.policy.apply(findings) + report_findings
-        findings.sort(key=lambda f: (f.start, f.end, f.code))
+        if self.sources is not None:
+            check_documents(facts, self.sources, add)
+        findings = self.policy.apply(findings)
+        if presorted:
+            findings.sort(key=_order)
+            merged = report_findings  # the caller's list, built for this call
+            for f in reversed(findings):  # each before its equals, as a stable sort puts it
+                insort_left(merged, f, key=_order)
+            findings = merged
+        else:
+            findings += report_findings
+            findings.sort(key=_order)
         return FileResult(path, source.line_index, findings, len(source.items))
 
     # --- one report -----------------------------------------------------------------
@@ -177,7 +229,9 @@ class Checker:
         """One report's findings (offsets relative to `item.start`, severities applied)
         and its facts for the cross-report rules (shared with the cache: copy before
         setting `index`). For callers that keep per-report state (`citelens.session`)."""
-        outcome = self._item(text, item)
+        # not cached when broken: an array element's syntax error can depend on the text
+        # after the element's span, which the cache key does not hold
+        outcome = self._item(text, item) if item.syntax is None else self._check_item(text, item)
         return self.policy.apply(outcome.findings), outcome.facts
 
     def fix_for(self, text: str, item: Item, finding: Finding) -> Fix | None:
@@ -257,6 +311,8 @@ class Checker:
             out.append(self._with_fix(finding, item.node(text), view, base) if self.fixes else finding)
         out = [f.with_span(f.start - base, f.end - base) for f in out]
         facts = report_facts(0, view) if isinstance(value, dict) else None
+        if facts is not None and self.sources is not None:
+            facts.doc_refs, facts.embedded = document_refs(view)
         found = view.findings
         if facts is not None and self.topics:
             found = found + topic_findings(facts, self.spec, self.topics)
@@ -273,6 +329,10 @@ class Checker:
         """The finding with its repair attached (edit offsets relative to `base`)."""
         repair = fix_for(finding, FixContext(node, view, self.topics))
         return replace(finding, fix=shift(repair, -base)) if repair else finding
+
+
+def _order(f: Finding) -> tuple[int, int, str]:
+    return f.start, f.end, f.code
 
 
 def _indexed(facts: ReportFacts, index: int) -> ReportFacts:
@@ -311,6 +371,11 @@ def _problem_message(p) -> str:
         return (
             f"key {p.detail!r} appears twice in this object; JSON readers keep only the last "
             "value, so remove or rename one"
+        )
+    if p.kind == "surrogate":
+        return (
+            f"this string holds {p.detail}, half of a UTF-16 surrogate pair with no other half: "
+            "not a character, and no UTF-8 writer can write it; remove it or complete the pair"
         )
     if p.kind == "nonfinite":
         return f"{p.detail} is not valid JSON (Python writes it for NaN/inf); use a number or null"

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from citelens.config.settings import SETTING_KEYS, SETTING_TYPES, SEVERITY_VALUES, Settings
+from citelens.config.settings import SETTING_KEYS, SETTING_TYPES, SEVERITY_VALUES, Settings, always_error
 from citelens.specs import FINDING_CODES
 
 
@@ -31,12 +31,13 @@ def editor_layer(raw: Mapping[str, Any] | None, origin: str, base: Path | None) 
     from `base`), and the messages about the values that were left out."""
     messages: list[str] = []
     values: dict[str, Any] = {}
+    value: Any
     for key, value in (raw or {}).items():
         if key not in SETTING_KEYS:
             continue  # other clients' keys share the section; not ours to judge
         if value is None:
             continue
-        kind = SETTING_TYPES[key]
+        kind: Any = SETTING_TYPES[key]
         if not isinstance(value, kind) or (kind is list and not all(isinstance(v, str) for v in value)):
             messages.append(f"{origin}: {key!r} must be {_EXPECTED[key]}, not {value!r}; ignored")
             continue
@@ -47,6 +48,8 @@ def editor_layer(raw: Mapping[str, Any] | None, origin: str, base: Path | None) 
                     messages.append(
                         f"{origin}: severity {code!r} = {level!r} is not a known code and level; ignored"
                     )
+                elif always_error(code, level):
+                    messages.append(f"{origin}: {always_error(code, level)}; ignored")
                 else:
                     table[code] = level
             values[key] = table

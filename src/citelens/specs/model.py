@@ -16,6 +16,15 @@ from citelens.check.registry import (
     SMELL_CODES,
     STRUCTURE_CODES,
 )
+from citelens.check.spec_table import (
+    LAYOUTS,
+    LENGTH_UNITS,
+    REFERENCES_KINDS,
+    SENTENCE_TYPES,
+    SENTENCES_KEYS,
+    TASKS,
+    TOPIC_ID_FIELDS,
+)
 from citelens.check.track_spec import REQUIRED_FIELDS, SPEC_FIELDS, TrackSpec
 
 __all__ = [
@@ -27,16 +36,12 @@ __all__ = [
     "REFERENCES_KINDS",
     "REPORT_CODES",
     "REQUIRED_FIELDS",
+    "SENTENCES_KEYS",
     "SENTENCE_TYPES",
     "SMELL_CODES",
     "SPEC_FIELDS",
     "STRUCTURE_CODES",
     "TASKS",
+    "TOPIC_ID_FIELDS",
     "TrackSpec",
 ]
-
-SENTENCE_TYPES = ("rag24", "ragtime", "neuclir")
-REFERENCES_KINDS = ("cited_only", "retrieval_list", "none", "ignore")
-LENGTH_UNITS = ("words", "chars")
-LAYOUTS = ("metadata", "flat")
-TASKS = ("generation", "repgen")

@@ -12,11 +12,11 @@ from citelens.specs import builtin_specs
 from citelens.specs.loader import parse_spec_text
 from citelens.specs.model import SPEC_FIELDS, STRUCTURE_CODES
 
-README = (Path(__file__).parents[2] / "docs" / "specs.md").read_text(encoding="utf-8")
+PAGE = (Path(__file__).parents[2] / "docs" / "specs.md").read_text(encoding="utf-8")
 
 
 def _block(lang: str) -> str:
-    m = re.search(rf"^```{lang}\n(.*?)^```", README, re.S | re.M)
+    m = re.search(rf"^```{lang}\n(.*?)^```", PAGE, re.S | re.M)
     assert m, lang
     return m.group(1)
 
@@ -31,10 +31,10 @@ def test_spec_file_examples_load(lang: str, suffix: str) -> None:
 
 
 def test_fields_table_lists_every_spec_field() -> None:
-    table = re.findall(r"^\| `([a-z_]+)` \|", README, re.M)
+    table = re.findall(r"^\| `([a-z_]+)` \|", PAGE, re.M)
     assert table == list(SPEC_FIELDS)
 
 
 def test_always_error_codes_are_named() -> None:
     for code in STRUCTURE_CODES:
-        assert f"`{code}`" in README
+        assert f"`{code}`" in PAGE
