@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.agreement.generate import generate_run  # noqa: E402
+from tests.report_factory import generate_run  # noqa: E402
 
 
 class Client:
