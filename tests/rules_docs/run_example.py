@@ -17,7 +17,13 @@ def example_spec(example: Example):
     return specs[example.spec]
 
 
-def run_example(example: Example) -> list[Finding]:
+def run_example(example: Example, *, support: bool = False) -> list[Finding]:
+    """With `support`, as `check --support` with support_unchecked turned on."""
     topics = parse_topics(example.topics, "example-topics") if example.topics else None
-    checker = Checker(example_spec(example), topics)
+    run, overrides = None, {}
+    if support:
+        from citelens.support.run import SupportRun
+
+        run, overrides = SupportRun(executor="serial"), {"support_unchecked": "info"}
+    checker = Checker(example_spec(example), topics, overrides=overrides, support=run)
     return checker.check_bytes(example.data(), "example.jsonl").findings

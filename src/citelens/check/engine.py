@@ -13,12 +13,12 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from citelens.check import workers
 from citelens.check.finding import Finding
 from citelens.check.fix_context import FixContext, fix_for
-from citelens.check.registry import STRUCTURE_CODES
+from citelens.check.registry import RULES, STRUCTURE_CODES, SUPPORT_CODES
 from citelens.check.result import FileResult
 from citelens.check.rules.coverage import ReportFacts, check_coverage, report_facts, topic_findings
 from citelens.check.rules.length import check_length
@@ -26,12 +26,16 @@ from citelens.check.rules.metadata import check_metadata
 from citelens.check.rules.references import check_references
 from citelens.check.rules.schema import check_schema
 from citelens.check.rules.sentences import check_empty_answer, check_scores, check_sentences, check_shapes
+from citelens.check.rules.support import check_support
 from citelens.check.track_spec import TrackSpec
 from citelens.check.view import ReportView, TopicInfo
 from citelens.source.document import Item, SourceFile, decode, read_source
 from citelens.source.edits import shift
 from citelens.source.json_locate import Locator
 from citelens.source.json_nodes import locate
+
+if TYPE_CHECKING:
+    from citelens.support.run import SupportRun
 
 _PROBLEM_CODES = {"duplicate_key": "duplicate_key", "nonfinite": "json_syntax", "overflow": "json_syntax"}
 
@@ -79,6 +83,9 @@ class Policy:
         override = self.overrides.get(code)
         if override is not None:
             return None if override == "ignore" else override
+        if code in SUPPORT_CODES:
+            rule = RULES[code]
+            return rule.default_severity if rule.on_by_default else None
         if self.strict or code in STRUCTURE_CODES or self.spec is None:
             return "error"
         return self.spec.severity_of(code)
@@ -118,8 +125,10 @@ class Checker:
         fixes: bool = False,
         cache_size: int = 20000,
         workers: int = 1,
+        support: SupportRun | None = None,
     ):
         self.spec, self.topics, self.fixes = spec, topics, fixes
+        self.support = support  # support verdicts and their findings (citelens.support)
         self.workers = workers  # >1: big files are checked by forked processes (the CLI)
         self.policy = Policy(spec, strict, dict(overrides or {}))
         self._cache: OrderedDict[str, _ItemOutcome] = OrderedDict()
@@ -145,6 +154,7 @@ class Checker:
         ]
         if source.syntax is not None:
             findings.append(_syntax(source.syntax.message, source.syntax.offset))
+        support = self._prepare_support(text, source.items) if self.support is not None else None
         report_findings, facts = self._collect(text, source.items)
         by_index = {item.index: item for item in source.items}
         locators: dict[int, Locator] = {}  # a report with several file-level findings is read once
@@ -163,7 +173,19 @@ class Checker:
         check_coverage(facts, self.spec, self.topics, add)
         findings = self.policy.apply(findings) + report_findings
         findings.sort(key=lambda f: (f.start, f.end, f.code))
-        return FileResult(path, source.line_index, findings, len(source.items))
+        return FileResult(path, source.line_index, findings, len(source.items), support)
+
+    def _prepare_support(self, text: str, items: list[Item]) -> list:
+        """Judge every citation of the file at once (on the support executor, before any
+        worker forks), so the per-report rule only reads verdicts; returns each report's."""
+        assert self.support is not None
+        views = []
+        for item in items:
+            value = item.decoded(text).value
+            if isinstance(value, dict):
+                views.append(ReportView.build(value, self.spec))
+        self.support.prepare(views)
+        return [self.support.report(view) for view in views]
 
     # --- one report -----------------------------------------------------------------
     def _collect(self, text: str, items: list[Item]) -> tuple[list[Finding], list[ReportFacts]]:
@@ -207,6 +229,8 @@ class Checker:
             return _ItemOutcome([_syntax(item.syntax.message, item.syntax.offset - base)], None)
         value = item.value
         view = run_rules(value, self.spec, topics=self.topics)
+        if self.support is not None and isinstance(value, dict):
+            check_support(view, self.support)
         out: list[Finding] = []
         for p in item.problems:
             finding = Finding(

@@ -37,6 +37,30 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="with --fix/--diff: also apply fixes that change content (e.g. trimming an over-long answer)",
     )
     p.add_argument("--diff", action="store_true", help="show the fixes as a unified diff; write nothing")
+    g = p.add_argument_group("support (does each cited document support its sentence?)")
+    g.add_argument(
+        "--support",
+        action="store_true",
+        default=None,
+        help="judge every citation: citation_unsupported / citation_weak findings and per-report shares",
+    )
+    g.add_argument(
+        "--executor",
+        default="process",
+        metavar="KIND",
+        help="where judgements run: process (all cores, default), serial, ray or ray:ADDRESS (citelens[ray])",
+    )
+    g.add_argument(
+        "--documents",
+        metavar="FILE",
+        help="JSON-lines documents ({id, text}) for citations the reports do not embed",
+    )
+    g.add_argument(
+        "--support-cache",
+        metavar="PATH",
+        help="verdict cache file (default: $CITELENS_CACHE_DIR or ~/.cache/citelens, support.sqlite); "
+        "'none' for memory only",
+    )
 
 
 def expand_paths(raw: list[str]) -> list[Path]:
@@ -59,16 +83,23 @@ def expand_paths(raw: list[str]) -> list[Path]:
 class _Checkers:
     """One Checker per distinct resolved settings (files may sit under different configs)."""
 
-    def __init__(self, fixes: bool = False) -> None:
+    def __init__(self, fixes: bool = False, support_run=None) -> None:
         self._by_key: dict[tuple, object] = {}
         self.fixes = fixes
+        self.support_run = support_run  # made on first use by a file whose settings turn support on
 
     def for_settings(self, settings):
         from citelens.check import Checker
         from citelens.specs import resolve_spec
         from citelens.topics import load_topics
 
-        key = (settings.spec, str(settings.topics), settings.strict, tuple(sorted(settings.severity.items())))
+        key = (
+            settings.spec,
+            str(settings.topics),
+            settings.strict,
+            tuple(sorted(settings.severity.items())),
+            settings.support,
+        )
         if key not in self._by_key:
             spec = resolve_spec(settings.spec) if settings.spec else None
             topics = load_topics(settings.topics) if settings.topics else None
@@ -80,8 +111,50 @@ class _Checkers:
                 fixes=self.fixes,
                 cache_size=0 if not self.fixes else 20000,
                 workers=min(os.cpu_count() or 1, 4),
+                support=self.support_run() if settings.support and self.support_run else None,
             )
         return self._by_key[key]
+
+
+class _SupportFactory:
+    """Makes the one SupportRun of this command (shared by its checkers) when first needed."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        from citelens.support.executor import parse_executor
+
+        parse_executor(args.executor)  # a bad value is a usage error before any work
+        self.args = args
+        self.made = None
+        self.documents: dict[str, str] = {}
+        if args.documents:
+            from citelens.support.documents import read_documents_file
+
+            self.documents = read_documents_file(args.documents)
+
+    def __call__(self):
+        if self.made is None:
+            from citelens.support.cache import VerdictCache
+            from citelens.support.run import SupportRun
+
+            self.made = SupportRun(
+                documents=self.documents,
+                cache=VerdictCache(_cache_path(self.args.support_cache)),
+                executor=self.args.executor,
+            )
+        return self.made
+
+
+def _cache_path(raw: str | None) -> Path | None:
+    if raw == "none":
+        return None
+    if raw:
+        return Path(raw)
+    base = os.environ.get("CITELENS_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "citelens")
+    return Path(base) / "support.sqlite"
+
+
+def _support_factory(args: argparse.Namespace) -> _SupportFactory:
+    return _SupportFactory(args)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -98,8 +171,14 @@ def run(args: argparse.Namespace) -> int:
         "spec": args.spec,
         "strict": args.strict,
         "topics": str(Path(args.topics).resolve()) if args.topics else None,
+        "support": args.support,
     }
-    checkers = _Checkers(fixes=args.fix or args.diff)
+    try:
+        support_run = _support_factory(args)
+    except (OSError, ValueError) as exc:
+        print(f"citelens check: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    checkers = _Checkers(fixes=args.fix or args.diff, support_run=support_run)
     results, used = [], []
     try:
         files = expand_paths(args.paths)
@@ -132,5 +211,13 @@ def run(args: argparse.Namespace) -> int:
         out.write(summary_line(Summary.of(results)) + "\n")
     elif not args.diff:
         write_output(args.format, results, out, rule_summary=rule_summary)
+    if args.format == "text" and not args.diff:
+        from citelens.support.summary import text_lines
+
+        for r in results:
+            if r.support is not None:
+                out.write("".join(f"support: {line}\n" for line in text_lines(r.path, r.support)))
+    if support_run is not None and support_run.made is not None:
+        support_run.made.cache.close()
     out.flush()
     return EXIT_FINDINGS if any(r.count("error") for r in results) else EXIT_OK

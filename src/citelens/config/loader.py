@@ -120,7 +120,13 @@ def load_config(path: str | Path) -> Settings:
                 path,
                 line(key),
             )
-    for key, kind in (("spec", str), ("topics", str), ("strict", bool), ("severity", dict)):
+    for key, kind in (
+        ("spec", str),
+        ("topics", str),
+        ("strict", bool),
+        ("severity", dict),
+        ("support", bool),
+    ):
         if key in raw and not isinstance(raw[key], kind):
             expected = {"str": "a string", "bool": "true or false", "dict": "a table of code = severity"}
             raise ConfigError(f"{key!r} must be {expected[kind.__name__]}, not {raw[key]!r}", path, line(key))
@@ -135,7 +141,14 @@ def load_config(path: str | Path) -> Settings:
     severity = check_severity_table(
         raw.get("severity", {}), "'severity'", lambda code: line(code, ("severity",)), path
     )
-    return Settings(spec=spec, topics=topics, strict=raw.get("strict", False), severity=severity, source=path)
+    return Settings(
+        spec=spec,
+        topics=topics,
+        strict=raw.get("strict", False),
+        severity=severity,
+        source=path,
+        support=raw.get("support", False),
+    )
 
 
 def settings_for(checked: str | Path) -> Settings:

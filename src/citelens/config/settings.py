@@ -18,7 +18,7 @@ from citelens.specs import FINDING_CODES
 
 SeverityOverride = Literal["error", "warning", "info", "ignore"]
 SEVERITY_VALUES: Final[tuple[str, ...]] = ("error", "warning", "info", "ignore")
-SETTING_KEYS: Final[tuple[str, ...]] = ("spec", "topics", "strict", "severity")
+SETTING_KEYS: Final[tuple[str, ...]] = ("spec", "topics", "strict", "severity", "support")
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,7 @@ class Settings:
     strict: bool = False
     severity: Mapping[str, SeverityOverride] = field(default_factory=dict)  # code -> override
     source: Path | None = None  # the config file these came from; None = defaults only
+    support: bool = False  # judge whether cited documents support the sentences (citelens.support)
 
     def merged_with(self, cli_overrides: Mapping[str, Any]) -> Settings:
         """These settings with the command line's values on top.
@@ -47,7 +48,7 @@ class Settings:
                 changes[key] = {**self.severity, **check_severity_table(value, "command line")}
             elif key == "topics":
                 changes[key] = Path(value)
-            elif key == "strict":
+            elif key in ("strict", "support"):
                 changes[key] = bool(value)
             else:
                 changes[key] = str(value)

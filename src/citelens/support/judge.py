@@ -125,7 +125,7 @@ def _judge_terms(
     names = sum(weights[k] for k in covered if k in name_keys)
     return SupportVerdict(
         verdict=verdict,
-        score=coverage,
+        score=round(coverage, 4),
         details={
             "best_single": best_single,
             "name_share": names / total if total else 0.0,

@@ -27,7 +27,7 @@ def json_document(results: list[FileResult], summary: Summary | None = None) -> 
         }
         for row in located_findings(results)
     ]
-    return {
+    document: dict[str, Any] = {
         "findings": findings,
         "summary": {
             "files": summary.files,
@@ -36,6 +36,11 @@ def json_document(results: list[FileResult], summary: Summary | None = None) -> 
             "warnings": summary.warnings,
         },
     }
+    if any(r.support is not None for r in results):  # `check --support`: verdicts with evidence offsets
+        from citelens.support.summary import file_document
+
+        document["support"] = [file_document(r.path, r.support) for r in results if r.support is not None]
+    return document
 
 
 def render_json(results: list[FileResult], summary: Summary | None = None) -> str:
