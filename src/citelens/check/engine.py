@@ -129,6 +129,7 @@ class Checker:
     ):
         self.spec, self.topics, self.fixes = spec, topics, fixes
         self.support = support  # support verdicts and their findings (citelens.support)
+        self._support_reports: dict[int, Any] = {}  # item index -> ReportSupport of the file being checked
         self.workers = workers  # >1: big files are checked by forked processes (the CLI)
         self.policy = Policy(spec, strict, dict(overrides or {}))
         self._cache: OrderedDict[str, _ItemOutcome] = OrderedDict()
@@ -154,9 +155,13 @@ class Checker:
         ]
         if source.syntax is not None:
             findings.append(_syntax(source.syntax.message, source.syntax.offset))
-        support = self._prepare_support(text, source.items) if self.support is not None else None
-        report_findings, facts = self._collect(text, source.items)
-        by_index = {item.index: item for item in source.items}
+        items = source.items
+        support = None
+        if self.support is not None:  # every report is decoded here anyway: once, for both passes
+            items = [item.decoded(text) for item in items]
+            support = self._prepare_support(text, items)
+        report_findings, facts = self._collect(text, items)
+        by_index = {item.index: item for item in items}
         locators: dict[int, Locator] = {}  # a report with several file-level findings is read once
 
         def add(index: int | None, finding: Finding) -> None:
@@ -173,19 +178,21 @@ class Checker:
         check_coverage(facts, self.spec, self.topics, add)
         findings = self.policy.apply(findings) + report_findings
         findings.sort(key=lambda f: (f.start, f.end, f.code))
-        return FileResult(path, source.line_index, findings, len(source.items), support)
+        return FileResult(path, source.line_index, findings, len(items), support)
 
     def _prepare_support(self, text: str, items: list[Item]) -> list:
         """Judge every citation of the file at once (on the support executor, before any
         worker forks), so the per-report rule only reads verdicts; returns each report's."""
         assert self.support is not None
-        views = []
+        views, indexes = [], []
         for item in items:
-            value = item.decoded(text).value
-            if isinstance(value, dict):
+            value = item.value
+            if item.syntax is None and isinstance(value, dict):
                 views.append(ReportView.build(value, self.spec))
-        self.support.prepare(views)
-        return [self.support.report(view) for view in views]
+                indexes.append(item.index)
+        reports = self.support.prepare(views)
+        self._support_reports = dict(zip(indexes, reports))
+        return reports
 
     # --- one report -----------------------------------------------------------------
     def _collect(self, text: str, items: list[Item]) -> tuple[list[Finding], list[ReportFacts]]:
@@ -230,7 +237,7 @@ class Checker:
         value = item.value
         view = run_rules(value, self.spec, topics=self.topics)
         if self.support is not None and isinstance(value, dict):
-            check_support(view, self.support)
+            check_support(view, self.support, self._support_reports.pop(item.index, None))
         out: list[Finding] = []
         for p in item.problems:
             finding = Finding(

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from citelens.support.settings import SupportSettings
@@ -56,6 +55,8 @@ def run_judgements(
     batches = _batches(pairs, size)
     out: list[dict[str, Any]] = []
     if kind == "process":
+        from concurrent.futures import ProcessPoolExecutor
+
         with ProcessPoolExecutor(max_workers=workers) as pool:
             for part in pool.map(judge_batch, batches, [data] * len(batches)):
                 out.extend(part)

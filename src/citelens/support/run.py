@@ -171,31 +171,37 @@ class SupportRun:
             rows.append((i, text, ptr, cited, keyed))
         return rows
 
-    def prepare(self, views: list[ReportView]) -> None:
-        """Judge every not-yet-cached pair of these reports, on the executor, and cache it."""
+    def prepare(self, views: list[ReportView]) -> list[ReportSupport]:
+        """Judge every not-yet-cached pair of these reports at once, on the executor, cache
+        the verdicts, and return each report's support."""
+        rows = [self._keyed(view) for view in views]
         todo: dict[str, tuple[str, str | None]] = {}
-        for view in views:
-            for _, text, _, _, keyed in self._keyed(view):
+        for report_rows in rows:
+            for _, text, _, _, keyed in report_rows:
                 for key, doc in keyed:
                     todo.setdefault(key, (text, doc))
         known = self.cache.get_many(list(todo))
         missing = [k for k in todo if k not in known]
-        if not missing:
-            return
-        results = run_judgements([todo[k] for k in missing], self.settings, self.executor)
-        for key, data in zip(missing, results):
-            self.cache.put(key, SupportVerdict.from_dict(data))
-        self.cache.flush()
+        if missing:
+            results = run_judgements([todo[k] for k in missing], self.settings, self.executor)
+            for key, data in zip(missing, results):
+                self.cache.put(key, SupportVerdict.from_dict(data))
+            self.cache.flush()
+        return [self._assemble(view, report_rows) for view, report_rows in zip(views, rows)]
 
     def report(self, view: ReportView) -> ReportSupport:
         """The verdicts of one report (from the cache; judged now if never prepared)."""
+        return self._assemble(view, self._keyed(view))
+
+    def _assemble(self, view: ReportView, rows) -> ReportSupport:
         from citelens.support.judge import judge_support
 
+        memory = self.cache.memory
         sentences = []
-        for i, text, ptr, cited, keyed in self._keyed(view):
+        for i, text, ptr, cited, keyed in rows:
             verdicts = []
             for key, doc in keyed:
-                hit = self.cache.memory.get(key)
+                hit = memory.get(key)
                 if hit is None:
                     hit = self.cache.get_many([key]).get(key)
                 if hit is None:

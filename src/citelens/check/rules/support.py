@@ -34,11 +34,13 @@ def _add(
     )
 
 
-def check_support(view: ReportView, run: SupportRun) -> ReportSupport:
-    """Add the support findings of one report; return its verdicts (for the run summary)."""
+def check_support(view: ReportView, run: SupportRun, report: ReportSupport | None = None) -> ReportSupport:
+    """Add the support findings of one report (its verdicts, if already assembled, in
+    `report`); return its verdicts (for the run summary)."""
     from citelens.support.verdict import UNCHECKED_TEXT, Verdict
 
-    report = run.report(view)
+    if report is None:
+        report = run.report(view)
     for s in report.sentences:
         if len(s.verdicts) >= 2 and s.all_fail:
             best = max(s.verdicts, key=lambda v: v.score)
@@ -50,7 +52,7 @@ def check_support(view: ReportView, run: SupportRun) -> ReportSupport:
                 f"{best.score:.2f}" + (f"; closest evidence {_quote(best)})" if best.evidence else ")"),
                 s.pointer,
                 Target.VALUE,
-                verdicts=[v.to_dict() for v in s.verdicts],
+                verdicts=list(s.verdicts),
             )
             continue
         for cited, verdict in zip(s.citations, s.verdicts):
@@ -71,7 +73,7 @@ def check_support(view: ReportView, run: SupportRun) -> ReportSupport:
                     message,
                     cited.pointer,
                     cited.target,
-                    verdict=verdict.to_dict(),
+                    verdict=verdict,
                 )
             elif verdict.verdict is Verdict.PARTIAL:
                 message = (
@@ -85,7 +87,7 @@ def check_support(view: ReportView, run: SupportRun) -> ReportSupport:
                     message,
                     cited.pointer,
                     cited.target,
-                    verdict=verdict.to_dict(),
+                    verdict=verdict,
                 )
             elif verdict.verdict is Verdict.UNCHECKED and verdict.reason is not None:  # off unless turned on
                 message = f"support by document {doc!r} not checked: {UNCHECKED_TEXT[verdict.reason]}"
@@ -96,7 +98,7 @@ def check_support(view: ReportView, run: SupportRun) -> ReportSupport:
                     message,
                     cited.pointer,
                     cited.target,
-                    verdict=verdict.to_dict(),
+                    verdict=verdict,
                 )
     return report
 
