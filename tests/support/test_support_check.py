@@ -243,3 +243,24 @@ def test_ray_cluster_gives_exactly_the_process_pool_results():
     finally:
         ray.shutdown()
     assert on_ray == pooled
+
+
+def test_progress_reports_pairs_rate_and_eta():
+    import io
+
+    from citelens.support.executor import TerminalProgress
+
+    calls = []
+    pairs = generated_pairs(300)
+    run_judgements(
+        pairs, default_settings(), "serial", batch_size=100, progress=lambda d, t: calls.append((d, t))
+    )
+    done = [d for d, _ in calls]
+    assert len(calls) > 1 and done == sorted(done) and calls[-1] == (300, 300)
+    assert all(t == 300 for _, t in calls)
+    stream = io.StringIO()
+    line = TerminalProgress(stream)
+    line(50, 200)
+    line(200, 200)
+    text = stream.getvalue()
+    assert "support: judged 50/200 pairs (" in text and "/s, ETA " in text and text.endswith("\n")

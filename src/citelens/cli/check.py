@@ -134,12 +134,14 @@ class _SupportFactory:
     def __call__(self):
         if self.made is None:
             from citelens.support.cache import VerdictCache
+            from citelens.support.executor import terminal_progress
             from citelens.support.run import SupportRun
 
             self.made = SupportRun(
                 documents=self.documents,
                 cache=VerdictCache(_cache_path(self.args.support_cache)),
                 executor=self.args.executor,
+                progress=terminal_progress(),
             )
         return self.made
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from citelens.support.cache import VerdictCache, settings_fingerprint, verdict_key
 from citelens.support.document_terms import text_hash
 from citelens.support.documents import embedded_documents
-from citelens.support.executor import run_judgements
+from citelens.support.executor import Progress, run_judgements
 from citelens.support.settings import SupportSettings, default_settings
 from citelens.support.verdict import SupportVerdict, UncheckedReason, Verdict, unchecked
 
@@ -143,6 +143,7 @@ class SupportRun:
     cache: VerdictCache = field(default_factory=VerdictCache)
     executor: str = "process"
     lookup: DocumentLookup | None = None  # e.g. a corpus source; tried after the report's own
+    progress: Progress | None = None  # called as batches finish (the CLI: a line on a terminal)
 
     def __post_init__(self) -> None:
         self._fingerprint = settings_fingerprint(self.settings)
@@ -183,7 +184,9 @@ class SupportRun:
         known = self.cache.get_many(list(todo))
         missing = [k for k in todo if k not in known]
         if missing:
-            results = run_judgements([todo[k] for k in missing], self.settings, self.executor)
+            results = run_judgements(
+                [todo[k] for k in missing], self.settings, self.executor, progress=self.progress
+            )
             for key, data in zip(missing, results):
                 self.cache.put(key, SupportVerdict.from_dict(data))
             self.cache.flush()
