@@ -264,3 +264,36 @@ def test_progress_reports_pairs_rate_and_eta():
     line(200, 200)
     text = stream.getvalue()
     assert "support: judged 50/200 pairs (" in text and "/s, ETA " in text and text.endswith("\n")
+
+
+def test_a_support_table_turns_support_on_with_its_thresholds(tmp_path):
+    from citelens.config import settings_for
+
+    (tmp_path / "citelens.toml").write_text('spec = "kiddie"\n\n[support]\nsupported_coverage = 0.9\n')
+    settings = settings_for(tmp_path / "run.jsonl")
+    assert settings.support is True and settings.support_thresholds == {"supported_coverage": 0.9}
+
+
+@pytest.mark.parametrize(
+    ("toml", "message", "line"),
+    [
+        (
+            "[support]\nsuported_coverage = 0.9\n",
+            "unknown support threshold 'suported_coverage' (did you mean 'supported_coverage'?)",
+            2,
+        ),
+        (
+            "[support]\nsupported_coverage = 2\n",
+            "support.supported_coverage: Input should be less than or equal to 1",
+            2,
+        ),
+        ('support = "yes"\n', "'support' must be true or false, or a table of thresholds", 1),
+    ],
+)
+def test_bad_support_settings_are_positioned(tmp_path, toml, message, line):
+    from citelens.config import ConfigError, settings_for
+
+    (tmp_path / "citelens.toml").write_text(toml)
+    with pytest.raises(ConfigError) as err:
+        settings_for(tmp_path / "run.jsonl")
+    assert message in str(err.value) and f":{line}" in str(err.value)

@@ -99,6 +99,7 @@ class _Checkers:
             settings.strict,
             tuple(sorted(settings.severity.items())),
             settings.support,
+            tuple(sorted(settings.support_thresholds.items())),
         )
         if key not in self._by_key:
             spec = resolve_spec(settings.spec) if settings.spec else None
@@ -111,7 +112,9 @@ class _Checkers:
                 fixes=self.fixes,
                 cache_size=0 if not self.fixes else 20000,
                 workers=min(os.cpu_count() or 1, 4),
-                support=self.support_run() if settings.support and self.support_run else None,
+                support=self.support_run(settings.support_thresholds)
+                if settings.support and self.support_run
+                else None,
             )
         return self._by_key[key]
 
@@ -131,19 +134,29 @@ class _SupportFactory:
 
             self.documents = read_documents_file(args.documents)
 
-    def __call__(self):
-        if self.made is None:
-            from citelens.support.cache import VerdictCache
-            from citelens.support.executor import terminal_progress
-            from citelens.support.run import SupportRun
+    def __call__(self, thresholds=None):
+        """The SupportRun for these threshold overrides (one cache file shared by all)."""
+        from citelens.support.cache import VerdictCache
+        from citelens.support.executor import terminal_progress
+        from citelens.support.run import SupportRun
+        from citelens.support.settings import default_settings
 
+        if self.made is None:
             self.made = SupportRun(
                 documents=self.documents,
                 cache=VerdictCache(_cache_path(self.args.support_cache)),
                 executor=self.args.executor,
                 progress=terminal_progress(),
             )
-        return self.made
+        if not thresholds:
+            return self.made
+        return SupportRun(
+            settings=default_settings().with_overrides(dict(thresholds)),
+            documents=self.documents,
+            cache=self.made.cache,
+            executor=self.args.executor,
+            progress=self.made.progress,
+        )
 
 
 def _cache_path(raw: str | None) -> Path | None:

@@ -125,12 +125,12 @@ def load_config(path: str | Path) -> Settings:
         ("topics", str),
         ("strict", bool),
         ("severity", dict),
-        ("support", bool),
     ):
         if key in raw and not isinstance(raw[key], kind):
             expected = {"str": "a string", "bool": "true or false", "dict": "a table of code = severity"}
             raise ConfigError(f"{key!r} must be {expected[kind.__name__]}, not {raw[key]!r}", path, line(key))
 
+    support, support_thresholds = _support(raw.get("support", False), path, line)
     base = path.parent
     spec = _resolve_spec(raw["spec"], base, path, line("spec")) if "spec" in raw else None
     topics = None
@@ -147,8 +147,38 @@ def load_config(path: str | Path) -> Settings:
         strict=raw.get("strict", False),
         severity=severity,
         source=path,
-        support=raw.get("support", False),
+        support=support,
+        support_thresholds=support_thresholds,
     )
+
+
+def _support(value: Any, path: Path, line: Any) -> tuple[bool, dict[str, Any]]:
+    """`support = true|false`, or a `[support]` table of judge thresholds (which turns it on)."""
+    if isinstance(value, bool):
+        return value, {}
+    if not isinstance(value, dict):
+        raise ConfigError(
+            f"'support' must be true or false, or a table of thresholds, not {value!r}", path, line("support")
+        )
+    from pydantic import ValidationError
+
+    from citelens.support.settings import SupportSettings, default_settings
+
+    for key in value:
+        if key not in SupportSettings.model_fields:
+            known = tuple(SupportSettings.model_fields)
+            raise ConfigError(
+                f"unknown support threshold {key!r}{suggestion(key, known)}; known: {', '.join(known)}",
+                path,
+                line(key, ("support",)),
+            )
+    try:
+        default_settings().with_overrides(value)
+    except ValidationError as err:
+        first = err.errors()[0]
+        key = str(first["loc"][0]) if first.get("loc") else ""
+        raise ConfigError(f"support.{key}: {first['msg']}", path, line(key, ("support",))) from None
+    return True, dict(value)
 
 
 def settings_for(checked: str | Path) -> Settings:

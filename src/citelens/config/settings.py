@@ -29,6 +29,7 @@ class Settings:
     severity: Mapping[str, SeverityOverride] = field(default_factory=dict)  # code -> override
     source: Path | None = None  # the config file these came from; None = defaults only
     support: bool = False  # judge whether cited documents support the sentences (citelens.support)
+    support_thresholds: Mapping[str, Any] = field(default_factory=dict)  # [support] table overrides
 
     def merged_with(self, cli_overrides: Mapping[str, Any]) -> Settings:
         """These settings with the command line's values on top.
