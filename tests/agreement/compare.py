@@ -309,7 +309,7 @@ def run_generated(gen: str, own_n: int, cross_n: int, seeds, tmp: Path, specs=No
 
 
 def main() -> None:
-    """Print the agreement figures (docs/readme/agreement.md):
+    """Print the agreement figures (docs/agreement.md):
     python tests/agreement/compare.py [--own N] [--cross N] [--seeds 1,2,3]"""
     import argparse
     import tempfile

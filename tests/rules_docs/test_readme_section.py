@@ -1,5 +1,5 @@
-"""The README section for `citelens rules`/`specs` and spec files says what the code does:
-its spec file examples load, and its fields table lists every spec field."""
+"""The documentation page on track specs and spec files (docs/specs.md) says what the code
+does: its spec file examples load, and its fields table lists every spec field."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from citelens.specs import builtin_specs
 from citelens.specs.loader import parse_spec_text
 from citelens.specs.model import SPEC_FIELDS, STRUCTURE_CODES
 
-README = (Path(__file__).parents[2] / "docs" / "readme" / "rules-specs.md").read_text(encoding="utf-8")
+README = (Path(__file__).parents[2] / "docs" / "specs.md").read_text(encoding="utf-8")
 
 
 def _block(lang: str) -> str:

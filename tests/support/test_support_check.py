@@ -266,10 +266,12 @@ def test_progress_reports_pairs_rate_and_eta():
     assert "support: judged 50/200 pairs (" in text and "/s, ETA " in text and text.endswith("\n")
 
 
-def test_a_support_table_turns_support_on_with_its_thresholds(tmp_path):
+def test_support_thresholds_table_sets_the_judge_thresholds(tmp_path):
     from citelens.config import settings_for
 
-    (tmp_path / "citelens.toml").write_text('spec = "kiddie"\n\n[support]\nsupported_coverage = 0.9\n')
+    (tmp_path / "citelens.toml").write_text(
+        'spec = "kiddie"\nsupport = true\n\n[support_thresholds]\nsupported_coverage = 0.9\n'
+    )
     settings = settings_for(tmp_path / "run.jsonl")
     assert settings.support is True and settings.support_thresholds == {"supported_coverage": 0.9}
 
@@ -278,22 +280,33 @@ def test_a_support_table_turns_support_on_with_its_thresholds(tmp_path):
     ("toml", "message", "line"),
     [
         (
-            "[support]\nsuported_coverage = 0.9\n",
+            "[support_thresholds]\nsuported_coverage = 0.9\n",
             "unknown support threshold 'suported_coverage' (did you mean 'supported_coverage'?)",
             2,
         ),
         (
-            "[support]\nsupported_coverage = 2\n",
-            "support.supported_coverage: Input should be less than or equal to 1",
+            "[support_thresholds]\nsupported_coverage = 2\n",
+            "support_thresholds.supported_coverage: Input should be less than or equal to 1",
             2,
         ),
-        ('support = "yes"\n', "'support' must be true or false, or a table of thresholds", 1),
+        ('support = "yes"\n', "'support' must be true or false", 1),
+        ('[support_thresholds]\nmax_passages = "3"\n', "support_thresholds.max_passages must be a number", 2),
     ],
 )
 def test_bad_support_settings_are_positioned(tmp_path, toml, message, line):
-    from citelens.config import ConfigError, settings_for
+    from citelens.config import ConfigError
+    from citelens.session import Workspace
 
     (tmp_path / "citelens.toml").write_text(toml)
     with pytest.raises(ConfigError) as err:
-        settings_for(tmp_path / "run.jsonl")
+        Workspace().settings_for(tmp_path / "run.jsonl")
     assert message in str(err.value) and f":{line}" in str(err.value)
+
+
+def test_bad_threshold_is_a_usage_error_on_the_command_line(tmp_path, capsys):
+    run = tmp_path / "run.jsonl"
+    run.write_text((KIDDIE / "run1.jsonl").read_text())
+    (tmp_path / "citelens.toml").write_text("support = true\n\n[support_thresholds]\nmax_pasages = 2\n")
+    assert main(["check", "--support-cache", "none", str(run)]) == 2
+    err = capsys.readouterr().err
+    assert "citelens.toml:4" in err and "did you mean 'max_passages'?" in err

@@ -1,4 +1,4 @@
-"""The README's precedence table is the field table: docs cannot drift from the data."""
+"""The topics page's precedence table is the field table: docs cannot drift from the data."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 from citelens.topics import TOPIC_FIELDS
 
-DOC = Path(__file__).parents[2] / "docs" / "readme" / "topics-config-output.md"
+DOC = Path(__file__).parents[2] / "docs" / "topics-and-configuration.md"
 
 
 def test_documented_precedence_matches_topic_fields() -> None:

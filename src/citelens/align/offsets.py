@@ -1,33 +1,20 @@
-"""Code point offsets (used everywhere in the engine) to UTF-16 and UTF-8 units for editors."""
+"""Code point offsets (used everywhere in the engine) to UTF-16 and UTF-8 units for editors.
+
+The counting is the engine's one unit converter (`citelens.source.line_index`); this map
+adds the bounds check and span form the alignment API offers.
+"""
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from citelens.source.line_index import count_units
 
 
 class OffsetMap:
-    """Converts code point offsets of one text to UTF-16 code units or UTF-8 bytes.
-
-    Only characters outside the Basic Multilingual Plane change UTF-16 lengths and only
-    non-ASCII characters change UTF-8 lengths, so the map stores just those positions;
-    an ASCII text costs nothing.
-    """
+    """Converts code point offsets of one text to UTF-16 code units or UTF-8 bytes."""
 
     def __init__(self, text: str) -> None:
+        self.text = text
         self.length = len(text)
-        if text.isascii():
-            self._astral: list[int] = []
-            self._wide: list[tuple[int, int]] = []
-            return
-        self._astral = [i for i, ch in enumerate(text) if ord(ch) > 0xFFFF]
-        wide: list[tuple[int, int]] = []  # (position, extra bytes), cumulative below
-        extra = 0
-        for i, ch in enumerate(text):
-            code = ord(ch)
-            if code > 0x7F:
-                extra += 1 if code <= 0x7FF else 2 if code <= 0xFFFF else 3
-                wide.append((i, extra))
-        self._wide = wide
 
     def _check(self, offset: int) -> None:
         if not 0 <= offset <= self.length:
@@ -36,13 +23,12 @@ class OffsetMap:
     def utf16(self, offset: int) -> int:
         """UTF-16 code units before code point ``offset``."""
         self._check(offset)
-        return offset + bisect_left(self._astral, offset)
+        return count_units(self.text[:offset], "utf-16")
 
     def utf8(self, offset: int) -> int:
         """UTF-8 bytes before code point ``offset``."""
         self._check(offset)
-        k = bisect_left(self._wide, (offset, -1))
-        return offset + (self._wide[k - 1][1] if k else 0)
+        return count_units(self.text[:offset], "utf-8")
 
     def span(self, start: int, end: int, encoding: str = "utf-16") -> tuple[int, int]:
         """A half-open span in ``utf-16``, ``utf-8`` or ``utf-32`` (code points) units."""

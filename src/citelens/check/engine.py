@@ -13,10 +13,10 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from citelens.check import workers
-from citelens.check.finding import Finding
+from citelens.check.finding import Finding, Fix
 from citelens.check.fix_context import FixContext, fix_for
 from citelens.check.registry import RULES, STRUCTURE_CODES, SUPPORT_CODES
 from citelens.check.result import FileResult
@@ -26,16 +26,13 @@ from citelens.check.rules.metadata import check_metadata
 from citelens.check.rules.references import check_references
 from citelens.check.rules.schema import check_schema
 from citelens.check.rules.sentences import check_empty_answer, check_scores, check_sentences, check_shapes
-from citelens.check.rules.support import check_support
+from citelens.check.rules.support import SupportHook, check_support
 from citelens.check.track_spec import TrackSpec
 from citelens.check.view import ReportView, TopicInfo
 from citelens.source.document import Item, SourceFile, decode, read_source
 from citelens.source.edits import shift
 from citelens.source.json_locate import Locator
 from citelens.source.json_nodes import locate
-
-if TYPE_CHECKING:
-    from citelens.support.run import SupportRun
 
 _PROBLEM_CODES = {"duplicate_key": "duplicate_key", "nonfinite": "json_syntax", "overflow": "json_syntax"}
 
@@ -125,7 +122,7 @@ class Checker:
         fixes: bool = False,
         cache_size: int = 20000,
         workers: int = 1,
-        support: SupportRun | None = None,
+        support: SupportHook | None = None,
     ):
         self.spec, self.topics, self.fixes = spec, topics, fixes
         self.support = support  # support verdicts and their findings (citelens.support)
@@ -149,19 +146,42 @@ class Checker:
         return self.check_source(read_source(text), path)
 
     def check_source(self, source: SourceFile, path: str) -> FileResult:
+        items = source.items
+        support = None
+        if self.support is not None:  # every report is decoded here anyway: once, for both passes
+            items = [item.decoded(source.text) for item in items]
+            support = self._prepare_support(items)
+        report_findings, facts = self._collect(source.text, items)
+        result = self.file_result(source, path, report_findings, facts)
+        result.support = support
+        return result
+
+    def _prepare_support(self, items: list[Item]) -> list:
+        """Judge every citation of the file at once (on the support executor, before any
+        worker forks), so the per-report rule only reads verdicts; returns each report's."""
+        assert self.support is not None
+        views, indexes = [], []
+        for item in items:
+            value = item.value
+            if item.syntax is None and isinstance(value, dict):
+                views.append(ReportView.build(value, self.spec))
+                indexes.append(item.index)
+        reports = self.support.prepare(views)
+        self._support_reports = dict(zip(indexes, reports))
+        return reports
+
+    def file_result(
+        self, source: SourceFile, path: str, report_findings: list[Finding], facts: list[ReportFacts]
+    ) -> FileResult:
+        """The file's result from its reports' findings (placed, severities applied) and
+        facts: adds the text problems and the cross-report findings, then sorts."""
         text = source.text
         findings: list[Finding] = [
             Finding(p.code, "error", p.message, start=p.start, end=p.end) for p in source.problems
         ]
         if source.syntax is not None:
             findings.append(_syntax(source.syntax.message, source.syntax.offset))
-        items = source.items
-        support = None
-        if self.support is not None:  # every report is decoded here anyway: once, for both passes
-            items = [item.decoded(text) for item in items]
-            support = self._prepare_support(text, items)
-        report_findings, facts = self._collect(text, items)
-        by_index = {item.index: item for item in items}
+        by_index = {item.index: item for item in source.items}
         locators: dict[int, Locator] = {}  # a report with several file-level findings is read once
 
         def add(index: int | None, finding: Finding) -> None:
@@ -178,23 +198,39 @@ class Checker:
         check_coverage(facts, self.spec, self.topics, add)
         findings = self.policy.apply(findings) + report_findings
         findings.sort(key=lambda f: (f.start, f.end, f.code))
-        return FileResult(path, source.line_index, findings, len(items), support)
-
-    def _prepare_support(self, text: str, items: list[Item]) -> list:
-        """Judge every citation of the file at once (on the support executor, before any
-        worker forks), so the per-report rule only reads verdicts; returns each report's."""
-        assert self.support is not None
-        views, indexes = [], []
-        for item in items:
-            value = item.value
-            if item.syntax is None and isinstance(value, dict):
-                views.append(ReportView.build(value, self.spec))
-                indexes.append(item.index)
-        reports = self.support.prepare(views)
-        self._support_reports = dict(zip(indexes, reports))
-        return reports
+        return FileResult(path, source.line_index, findings, len(source.items))
 
     # --- one report -----------------------------------------------------------------
+    def report_outcome(self, text: str, item: Item) -> tuple[list[Finding], ReportFacts | None]:
+        """One report's findings (offsets relative to `item.start`, severities applied)
+        and its facts for the cross-report rules (shared with the cache: copy before
+        setting `index`). For callers that keep per-report state (`citelens.session`)."""
+        outcome = self._item(text, item)
+        return self.policy.apply(outcome.findings), outcome.facts
+
+    def fix_for(self, text: str, item: Item, finding: Finding) -> Fix | None:
+        """The fix of one finding of report `item`, with file offsets: the fix that a
+        `fixes=True` checker attaches to it, computed for this finding alone."""
+        item = item.decoded(text)
+        if item.syntax is not None:
+            return None
+        view = run_rules(item.value, self.spec, topics=self.topics)
+        context = FixContext(item.node(text), view, self.topics)
+        if finding.code == "duplicate_key":  # placed in the file, with the first key in `data`
+            return fix_for(finding, context)
+        found = view.findings
+        if self.topics and isinstance(item.value, dict):
+            found = found + topic_findings(report_facts(0, view), self.spec, self.topics)
+        for f in found:
+            if (f.code, f.pointer, f.target, f.message) == (
+                finding.code,
+                finding.pointer,
+                finding.target,
+                finding.message,
+            ):
+                return fix_for(f, context)
+        return None
+
     def _collect(self, text: str, items: list[Item]) -> tuple[list[Finding], list[ReportFacts]]:
         """The per-report findings (placed in the file, severities applied) and facts."""
         if self.workers > 1 and not self.fixes and workers.worth_forking(len(items)):

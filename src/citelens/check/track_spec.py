@@ -11,6 +11,7 @@ additions for the flat rag24 format and the strict official-validator profiles.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import MISSING, dataclass, field, fields
 from functools import cached_property
 from typing import Any
@@ -71,7 +72,7 @@ class TrackSpec:
     def _valid_ids(self) -> set[str]:
         return set()
 
-    def all_docids_ok(self, doc_ids) -> bool:
+    def all_docids_ok(self, doc_ids: Collection[object]) -> bool:
         """Every id valid (non-strings are skipped: other rules report them). Ids seen
         valid before are answered by one C-level set test, the common case on big runs."""
         valid = self._valid_ids

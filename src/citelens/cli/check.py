@@ -80,83 +80,41 @@ def expand_paths(raw: list[str]) -> list[Path]:
     return out
 
 
-class _Checkers:
-    """One Checker per distinct resolved settings (files may sit under different configs)."""
-
-    def __init__(self, fixes: bool = False, support_run=None) -> None:
-        self._by_key: dict[tuple, object] = {}
-        self.fixes = fixes
-        self.support_run = support_run  # made on first use by a file whose settings turn support on
-
-    def for_settings(self, settings):
-        from citelens.check import Checker
-        from citelens.specs import resolve_spec
-        from citelens.topics import load_topics
-
-        key = (
-            settings.spec,
-            str(settings.topics),
-            settings.strict,
-            tuple(sorted(settings.severity.items())),
-            settings.support,
-            tuple(sorted(settings.support_thresholds.items())),
-        )
-        if key not in self._by_key:
-            spec = resolve_spec(settings.spec) if settings.spec else None
-            topics = load_topics(settings.topics) if settings.topics else None
-            self._by_key[key] = Checker(
-                spec,
-                topics,
-                strict=settings.strict,
-                overrides=settings.severity,
-                fixes=self.fixes,
-                cache_size=0 if not self.fixes else 20000,
-                workers=min(os.cpu_count() or 1, 4),
-                support=self.support_run(settings.support_thresholds)
-                if settings.support and self.support_run
-                else None,
-            )
-        return self._by_key[key]
-
-
-class _SupportFactory:
-    """Makes the one SupportRun of this command (shared by its checkers) when first needed."""
+class _SupportRuns:
+    """The SupportRuns of this command: one per threshold set, sharing one verdict cache."""
 
     def __init__(self, args: argparse.Namespace) -> None:
         from citelens.support.executor import parse_executor
 
         parse_executor(args.executor)  # a bad value is a usage error before any work
         self.args = args
-        self.made = None
+        self.cache = None
         self.documents: dict[str, str] = {}
         if args.documents:
             from citelens.support.documents import read_documents_file
 
             self.documents = read_documents_file(args.documents)
 
-    def __call__(self, thresholds=None):
-        """The SupportRun for these threshold overrides (one cache file shared by all)."""
+    def __call__(self, settings):
         from citelens.support.cache import VerdictCache
         from citelens.support.executor import terminal_progress
         from citelens.support.run import SupportRun
         from citelens.support.settings import default_settings
 
-        if self.made is None:
-            self.made = SupportRun(
-                documents=self.documents,
-                cache=VerdictCache(_cache_path(self.args.support_cache)),
-                executor=self.args.executor,
-                progress=terminal_progress(),
-            )
-        if not thresholds:
-            return self.made
+        if self.cache is None:
+            self.cache = VerdictCache(_cache_path(self.args.support_cache))
         return SupportRun(
-            settings=default_settings().with_overrides(dict(thresholds)),
+            settings=default_settings().with_overrides(dict(settings.support_thresholds)),
             documents=self.documents,
-            cache=self.made.cache,
+            cache=self.cache,
             executor=self.args.executor,
-            progress=self.made.progress,
+            progress=terminal_progress(),
+            lookup=corpus_lookup(settings.corpora),
         )
+
+    def close(self) -> None:
+        if self.cache is not None:
+            self.cache.close()
 
 
 def _cache_path(raw: str | None) -> Path | None:
@@ -168,8 +126,13 @@ def _cache_path(raw: str | None) -> Path | None:
     return Path(base) / "support.sqlite"
 
 
-def _support_factory(args: argparse.Namespace) -> _SupportFactory:
-    return _SupportFactory(args)
+def corpus_lookup(corpora):
+    """Document text by id from the configured corpora (None: none configured)."""
+    if not corpora:
+        return None
+    from citelens.support.documents import corpus_document_lookup
+
+    return corpus_document_lookup(corpora)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -178,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
     # A short-lived process holding thousands of decoded reports: the cyclic collector
     # would re-walk them again and again for no garbage (about a fifth of the run time).
     gc.disable()
-    from citelens.config import ConfigError, settings_for
+    from citelens.config import ConfigError
     from citelens.specs import SpecError
     from citelens.topics import TopicFileError
 
@@ -188,20 +151,24 @@ def run(args: argparse.Namespace) -> int:
         "topics": str(Path(args.topics).resolve()) if args.topics else None,
         "support": args.support,
     }
+    from citelens.session import Workspace
+
     try:
-        support_run = _support_factory(args)
+        support_runs = _SupportRuns(args)
     except (OSError, ValueError) as exc:
         print(f"citelens check: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    checkers = _Checkers(fixes=args.fix or args.diff, support_run=support_run)
-    results, used = [], []
+    # the one-shot run: no per-report cache, big files checked on several processes
+    workspace = Workspace(
+        cli=cli,
+        checker_options={"cache_size": 0, "workers": min(os.cpu_count() or 1, 4)},
+        support_runs=support_runs,
+    )
+    results = []
     try:
         files = expand_paths(args.paths)
         for path in files:
-            settings = settings_for(path).merged_with(cli)
-            checker = checkers.for_settings(settings)
-            used.append(checker)
-            results.append(checker.check_path(path))
+            results.append(workspace.check_file(path))
     except (OSError, SpecError, TopicFileError, ConfigError) as exc:
         print(f"citelens check: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -211,9 +178,13 @@ def run(args: argparse.Namespace) -> int:
 
         try:
             results = apply_fixes(
-                results, used, write=args.fix and not args.diff, unsafe=args.unsafe_fixes, stream=sys.stdout
+                results,
+                workspace,
+                write=args.fix and not args.diff,
+                unsafe=args.unsafe_fixes,
+                stream=sys.stdout,
             )
-        except OSError as exc:
+        except (OSError, SpecError, TopicFileError, ConfigError) as exc:
             print(f"citelens check: {exc}", file=sys.stderr)
             return EXIT_USAGE
 
@@ -232,7 +203,6 @@ def run(args: argparse.Namespace) -> int:
         for r in results:
             if r.support is not None:
                 out.write("".join(f"support: {line}\n" for line in text_lines(r.path, r.support)))
-    if support_run is not None and support_run.made is not None:
-        support_run.made.cache.close()
+    support_runs.close()
     out.flush()
     return EXIT_FINDINGS if any(r.count("error") for r in results) else EXIT_OK

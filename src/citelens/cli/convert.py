@@ -9,7 +9,6 @@ any report is broken (unless --keep-going), the input is never overwritten witho
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -38,17 +37,11 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="do not list what the conversion lost")
 
 
-def _looks_flat(value: object) -> bool:
-    return isinstance(value, dict) and "metadata" not in value and "topic_id" in value and "answer" in value
-
-
 def run(args: argparse.Namespace) -> int:
     from citelens.check import Checker
-    from citelens.check.view import ReportView
-    from citelens.convert import ConversionError, convert_value
-    from citelens.source.document import decode, read_source
-    from citelens.source.json_nodes import locate
-    from citelens.specs import SpecError, builtin_specs, resolve_spec
+    from citelens.session import Workspace
+    from citelens.source.edits import apply_edits
+    from citelens.specs import SpecError, resolve_spec
     from citelens.topics import TopicFileError, load_topics
 
     src = Path(args.path)
@@ -56,10 +49,11 @@ def run(args: argparse.Namespace) -> int:
         target = resolve_spec(args.to)
         source_spec = resolve_spec(args.source) if args.source else None
         topics = load_topics(args.topics) if args.topics else None
-        data = src.read_bytes()
+        doc = Workspace().open_file(src)
     except (OSError, SpecError, TopicFileError) as exc:
         print(f"citelens convert: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    assert target is not None
     out_path = src if args.in_place else (Path(args.output) if args.output else None)
     if out_path is not None and not args.in_place:
         if out_path.resolve() == src.resolve():
@@ -69,46 +63,15 @@ def run(args: argparse.Namespace) -> int:
             print(f"citelens convert: {out_path} exists; use --force to replace it", file=sys.stderr)
             return EXIT_USAGE
 
-    text, problems = decode(data)
-    source = read_source(text, problems)
-    lines = source.line_index
+    lines = doc.line_index
 
     def where(offset: int) -> str:
         line, col = lines.position(offset)
         return f"{src}:{line + 1}:{col + 1}"
 
-    broken: list[str] = [f"{where(p.start)}: error[{p.code}] {p.message}" for p in problems]
-    if source.syntax is not None:
-        broken.append(f"{where(source.syntax.offset)}: error[json_syntax] {source.syntax.message}")
-    if source_spec is None and source.items and _looks_flat(source.items[0].value):
-        # read it as the built-in spec of the flat layout
-        source_spec = next(s for s in builtin_specs().values() if s.layout == "flat")
-    converted: list[object] = []
-    notes: list[str] = []
-    for item in source.items:
-        if not item.ok:
-            broken.append(
-                f"{where(item.syntax.offset)}: error[json_syntax] not valid JSON: {item.syntax.message}"
-            )
-            continue
-        defaults = None
-        if topics and isinstance(item.value, dict):
-            tid = ReportView.build(item.value, source_spec).topic_id  # as the checker reads it
-            topic = topics.get(tid) if tid is not None else None
-            if topic is not None and topic.text is not None:
-                defaults = {target.narrative_field: topic.text}
-        try:
-            value, losses = convert_value(item.value, source_spec, target, defaults=defaults)
-        except ConversionError as exc:
-            broken.append(
-                f"{where(item.start)}: error[schema] cannot convert this report: {str(exc).splitlines()[0]}"
-            )
-            continue
-        converted.append(value)
-        for note in losses:
-            start, _ = locate(item.node(text), note.pointer, "value")
-            notes.append(f"{where(start)}: note[{note.code}] {note.message}")
-
+    conversion = doc.convert_edits(target, source=source_spec, topics=topics)
+    notes = [f"{where(n.start)}: note[{n.code}] {n.message}" for n in conversion.notes]
+    broken = [f"{where(b.start)}: error[{b.code}] {b.message}" for b in conversion.broken]
     if not args.quiet:
         for line in notes:
             print(line, file=sys.stderr)
@@ -122,12 +85,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return EXIT_FINDINGS
 
-    if source.layout == "array":
-        body = json.dumps(converted, ensure_ascii=False, indent=2) + "\n"
-    elif source.layout == "object" and len(converted) == 1:
-        body = json.dumps(converted[0], ensure_ascii=False, indent=2) + "\n"
-    else:
-        body = "".join(json.dumps(v, ensure_ascii=False) + "\n" for v in converted)
+    body = apply_edits(doc.text, conversion.edits)
     if out_path is None:
         sys.stdout.write(body)
     else:
@@ -137,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     after = Checker(target, topics).check_text(body)
     errors = after.count("error")
     print(
-        f"converted {len(converted)} report(s) to {target.track}"
+        f"converted {conversion.converted} report(s) to {target.track}"
         + (f" -> {out_path}" if out_path else "")
         + f"; {len(notes)} note(s); the result has {errors} error(s) against {target.track}"
         + (" (run `citelens check` on it for details)" if errors else ""),

@@ -9,18 +9,18 @@ from typing import TextIO
 
 from citelens.check.result import FileResult
 from citelens.cli.files import write_atomic
-from citelens.fixes.apply import fix_text
+from citelens.session import Workspace
 from citelens.source.document import decode
 
 _BOM = b"\xef\xbb\xbf"
 
 
 def apply_fixes(
-    results: list[FileResult], checkers: list, *, write: bool, unsafe: bool, stream: TextIO
+    results: list[FileResult], workspace: Workspace, *, write: bool, unsafe: bool, stream: TextIO
 ) -> list[FileResult]:
-    """Fix each checked file (its own checker, made with fixes=True); return what is left."""
+    """Fix each checked file (`OpenDocument.fix_all` with its settings); return what is left."""
     out: list[FileResult] = []
-    for result, checker in zip(results, checkers):
+    for result in results:
         data = Path(result.path).read_bytes()
         text, problems = decode(data)
         if problems:
@@ -30,7 +30,9 @@ def apply_fixes(
             )
             out.append(result)
             continue
-        outcome = fix_text(text, checker, unsafe=unsafe, path=result.path)
+        outcome = workspace.open(Path(result.path), text).fix_all(unsafe=unsafe)
+        workspace.close(Path(result.path))
+        outcome.result.path = result.path  # as the user named it
         if not outcome.changed:
             out.append(outcome.result)
             continue

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from citelens.config.error import ConfigError
-from citelens.config.settings import SETTING_KEYS, Settings, check_severity_table, suggestion
+from citelens.config.settings import SETTING_KEYS, SETTING_TYPES, Settings, check_severity_table, suggestion
 from citelens.config.toml_lines import Table, TomlLines
 
 #: config file name -> the table inside it that holds the settings (() = top level)
@@ -39,7 +39,7 @@ def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
         ) from None
 
 
-def _table(data: dict[str, Any], table: Table) -> dict[str, Any] | None:
+def _table(data: dict[str, Any], table: Table) -> object:
     value: Any = data
     for part in table:
         if not isinstance(value, dict) or part not in value:
@@ -120,17 +120,22 @@ def load_config(path: str | Path) -> Settings:
                 path,
                 line(key),
             )
-    for key, kind in (
-        ("spec", str),
-        ("topics", str),
-        ("strict", bool),
-        ("severity", dict),
-    ):
+    for key, kind in SETTING_TYPES.items():
         if key in raw and not isinstance(raw[key], kind):
-            expected = {"str": "a string", "bool": "true or false", "dict": "a table of code = severity"}
-            raise ConfigError(f"{key!r} must be {expected[kind.__name__]}, not {raw[key]!r}", path, line(key))
+            expected = {
+                "str": "a string",
+                "bool": "true or false",
+                "dict": "a table of code = severity",
+                "list": "a list of strings",
+            }
+            what = "a table of threshold = value" if key == "support_thresholds" else expected[kind.__name__]
+            raise ConfigError(f"{key!r} must be {what}, not {raw[key]!r}", path, line(key))
+    for key in ("corpora", "files"):
+        bad = [v for v in raw.get(key, []) if not isinstance(v, str)]
+        if bad:
+            raise ConfigError(f"{key!r} must be a list of strings, not holding {bad[0]!r}", path, line(key))
 
-    support, support_thresholds = _support(raw.get("support", False), path, line)
+    support_thresholds = _support_thresholds(raw.get("support_thresholds", {}), path, line)
     base = path.parent
     spec = _resolve_spec(raw["spec"], base, path, line("spec")) if "spec" in raw else None
     topics = None
@@ -147,38 +152,25 @@ def load_config(path: str | Path) -> Settings:
         strict=raw.get("strict", False),
         severity=severity,
         source=path,
-        support=support,
+        corpora=tuple(raw.get("corpora", ())),
+        files=tuple(raw.get("files", ())),
+        support=raw.get("support", False),
         support_thresholds=support_thresholds,
+        origins=dict.fromkeys(raw, str(path)),
     )
 
 
-def _support(value: Any, path: Path, line: Any) -> tuple[bool, dict[str, Any]]:
-    """`support = true|false`, or a `[support]` table of judge thresholds (which turns it on)."""
-    if isinstance(value, bool):
-        return value, {}
-    if not isinstance(value, dict):
-        raise ConfigError(
-            f"'support' must be true or false, or a table of thresholds, not {value!r}", path, line("support")
-        )
-    from pydantic import ValidationError
-
-    from citelens.support.settings import SupportSettings, default_settings
-
-    for key in value:
-        if key not in SupportSettings.model_fields:
-            known = tuple(SupportSettings.model_fields)
+def _support_thresholds(table: dict[str, Any], path: Path, line: Any) -> dict[str, Any]:
+    """The `[support_thresholds]` table: names and numbers. Which names exist and which
+    values are allowed is the support layer's to say (`session` checks them on load)."""
+    for key, value in table.items():
+        if isinstance(value, bool) or not isinstance(value, int | float):
             raise ConfigError(
-                f"unknown support threshold {key!r}{suggestion(key, known)}; known: {', '.join(known)}",
+                f"support_thresholds.{key} must be a number, not {value!r}",
                 path,
-                line(key, ("support",)),
+                line(key, ("support_thresholds",)),
             )
-    try:
-        default_settings().with_overrides(value)
-    except ValidationError as err:
-        first = err.errors()[0]
-        key = str(first["loc"][0]) if first.get("loc") else ""
-        raise ConfigError(f"support.{key}: {first['msg']}", path, line(key, ("support",))) from None
-    return True, dict(value)
+    return dict(table)
 
 
 def settings_for(checked: str | Path) -> Settings:

@@ -18,7 +18,28 @@ from citelens.specs import FINDING_CODES
 
 SeverityOverride = Literal["error", "warning", "info", "ignore"]
 SEVERITY_VALUES: Final[tuple[str, ...]] = ("error", "warning", "info", "ignore")
-SETTING_KEYS: Final[tuple[str, ...]] = ("spec", "topics", "strict", "severity", "support")
+SETTING_KEYS: Final[tuple[str, ...]] = (
+    "spec",
+    "topics",
+    "strict",
+    "severity",
+    "corpora",
+    "files",
+    "support",
+    "support_thresholds",
+)
+
+#: the type each setting has in a config file (and in editor settings)
+SETTING_TYPES: Final[dict[str, type]] = {
+    "spec": str,
+    "topics": str,
+    "strict": bool,
+    "severity": dict,
+    "corpora": list,
+    "files": list,
+    "support": bool,
+    "support_thresholds": dict,
+}
 
 
 @dataclass(frozen=True)
@@ -28,8 +49,17 @@ class Settings:
     strict: bool = False
     severity: Mapping[str, SeverityOverride] = field(default_factory=dict)  # code -> override
     source: Path | None = None  # the config file these came from; None = defaults only
-    support: bool = False  # judge whether cited documents support the sentences (citelens.support)
-    support_thresholds: Mapping[str, Any] = field(default_factory=dict)  # [support] table overrides
+    corpora: tuple[str, ...] = ()  # document sources for evidence (read by the corpus layer)
+    files: tuple[str, ...] = ()  # which files are run files (glob patterns)
+    support: bool = False  # judge whether the cited documents support each sentence
+    support_thresholds: Mapping[str, Any] = field(default_factory=dict)  # judge thresholds (citelens.support)
+    # where each key's value came from ("default", "command line", a config file path,
+    # "editor settings (FOLDER)", "initialization options"); not part of equality
+    origins: Mapping[str, str] = field(default_factory=dict, compare=False)
+
+    def origin(self, key: str) -> str:
+        """Where the value of `key` came from."""
+        return self.origins.get(key, str(self.source) if self.source is not None else "default")
 
     def merged_with(self, cli_overrides: Mapping[str, Any]) -> Settings:
         """These settings with the command line's values on top.
@@ -51,9 +81,12 @@ class Settings:
                 changes[key] = Path(value)
             elif key in ("strict", "support"):
                 changes[key] = bool(value)
+            elif key in ("corpora", "files"):
+                changes[key] = tuple(str(v) for v in value)
             else:
                 changes[key] = str(value)
-        return replace(self, **changes)
+        origins = {**self.origins, **dict.fromkeys(changes, "command line")}
+        return replace(self, **changes, origins=origins)
 
 
 def suggestion(word: str, known: tuple[str, ...] | list[str]) -> str:

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from citelens.convert.convert import citation_limit
 from citelens.convert.flat import is_flat, structural_keys
 from citelens.convert.losses import LossNote, pointer
-from citelens.convert.ranking import ordered_ids, resolve_positions
+from citelens.models.citation_ranking import ordered_ids, resolve_positions
+from citelens.models.conversion import citation_limit
 from citelens.models.report import Report
 from citelens.models.sentences import tag_of_sentence
 

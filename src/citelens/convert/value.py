@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from citelens.convert.convert import convert, resolve
 from citelens.convert.flat import flat_to_nested, is_flat
 from citelens.convert.loss_scan import LossScan
 from citelens.convert.losses import LossNote
 from citelens.convert.wire import submission_dict
+from citelens.models.conversion import convert, resolve
 from citelens.models.report import Report
 
 if TYPE_CHECKING:

@@ -6,6 +6,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from citelens.convert.flat import nested_to_flat
+from citelens.models.conversion import convert, resolve
 from citelens.models.report import Report
 
 if TYPE_CHECKING:
@@ -24,8 +25,6 @@ def submission_dict(report: Report, spec: TrackSpec | str) -> dict[str, Any]:
     and `citations`; `references` is written unless the spec has none. Flat-layout specs
     get their keys at the top level.
     """
-    from citelens.convert.convert import resolve
-
     spec = resolve(spec)
     md = report.metadata
     metadata: dict[str, Any] = {}
@@ -45,6 +44,4 @@ def submission_dict(report: Report, spec: TrackSpec | str) -> dict[str, Any]:
 
 def report_to_submission_dict(report: Report, spec: TrackSpec | str) -> dict[str, Any]:
     """`convert` then `submission_dict`: any report as `spec`'s wire value."""
-    from citelens.convert.convert import convert
-
     return submission_dict(convert(report, spec), spec)

@@ -18,6 +18,7 @@ import re
 import secrets
 import stat
 import sys
+from collections.abc import Callable
 
 from citelens.files.error import FileError, reason_of
 from citelens.files.kind import kind_of, stat_of
@@ -121,7 +122,9 @@ def _create(shown: str, target: str, data: bytes) -> None:
     _write_then_rename(shown, target, data, None)  # the temporary file's mode came from the umask
 
 
-def _write_then_rename(shown: str, target: str, data: bytes, keep_metadata) -> None:
+def _write_then_rename(
+    shown: str, target: str, data: bytes, keep_metadata: Callable[[int], None] | None
+) -> None:
     folder, name = os.path.split(target)
     tmp, fd = _temporary(shown, folder, name)
     try:

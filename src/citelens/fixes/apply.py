@@ -27,7 +27,10 @@ class FixOutcome:
         return bool(self.applied)
 
 
-def fix_text(text: str, checker: Checker, *, unsafe: bool = False, path: str = "<text>") -> FixOutcome:
+def fix_text(
+    text: str, checker: Checker, *, unsafe: bool = False, path: str = "<text>", only: str | None = None
+) -> FixOutcome:
+    """Apply the fixes (only those of code `only`, when given) pass after pass."""
     if not checker.fixes:
         raise ValueError("the checker must be made with fixes=True")
     applied: list[tuple[str, str]] = []
@@ -38,6 +41,8 @@ def fix_text(text: str, checker: Checker, *, unsafe: bool = False, path: str = "
         for f in result.findings:
             repair = f.fix
             if repair is None or (repair.applicability == "unsafe" and not unsafe):
+                continue
+            if only is not None and f.code != only:
                 continue
             if repair.edits in seen:
                 continue  # one fix shared by several findings (e.g. rebuilt references)

@@ -9,9 +9,12 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
+from citelens.check import check_report
+from citelens.check.rules.length import word_count
+from citelens.specs import TrackSpec, resolve_spec
+
 if TYPE_CHECKING:
     from citelens.models.report import Report
-    from citelens.specs import TrackSpec
 
 
 class TrackSpecVerificationError(RuntimeError):
@@ -19,8 +22,6 @@ class TrackSpecVerificationError(RuntimeError):
 
 
 def resolve(spec: TrackSpec | str | None) -> TrackSpec | None:
-    from citelens.specs import TrackSpec, resolve_spec
-
     if spec is not None and not isinstance(spec, (str, TrackSpec)):
         raise TypeError(f"spec must be a TrackSpec, a track id or None; got {type(spec).__name__}")
     return resolve_spec(spec)
@@ -58,8 +59,6 @@ def _flat_value(
     spec: TrackSpec,
 ) -> dict[str, Any]:
     """The flat layout: metadata keys on top, the narrative under the spec's name, the length computed."""
-    from citelens.convert.flat import word_count
-
     value = {(spec.narrative_field if k == "narrative" else k): v for k, v in metadata.items()}
     if references is not None:
         value["references"] = list(references)
@@ -89,8 +88,6 @@ def findings(
     report: Report, spec: TrackSpec | str | None, *, request: Any = None, use_answer: bool = False
 ) -> tuple[list[str], list[str]]:
     """(error messages, warning messages) of `report` under `spec`."""
-    from citelens.check import check_report
-
     resolved = resolve(spec)
     info = topic_info(request, resolved) if resolved is not None else None
     found = check_report(report_value(report, resolved, use_answer), resolved, info)

@@ -141,7 +141,9 @@ def decode(data: bytes) -> tuple[str, list[TextProblem]]:
     return "".join(parts), problems
 
 
-def _nul_problems(text: str) -> list[TextProblem]:
+def nul_problems(text: str) -> list[TextProblem]:
+    if "\x00" not in text:  # the usual case, without a Python-level scan
+        return []
     found = [m.start() for m in re.finditer("\x00", text)]
     out = [
         TextProblem(
@@ -267,15 +269,32 @@ def read_source(text: str, problems: list[TextProblem] | None = None, *, lazy: b
     `lazy`: JSON-lines items are only located, not decoded (`Item.decoded` does that
     later, possibly in another process)."""
     lines = LineIndex(text)
-    problems = list(problems or []) + _nul_problems(text)
-    first = re.compile(r"[ \t\n\r]*").match(text).end()
-    if first == len(text):
+    problems = list(problems or []) + nul_problems(text)
+    layout, first = detect_layout(text, lines)
+    if layout == "empty":
         return SourceFile(text, lines, "empty", [], problems)
+    if layout == "array":
+        items, syntax = _array_items(text, first)
+        return SourceFile(text, lines, "array", items, problems, syntax)
+    if layout == "object":
+        end = len(text.rstrip(" \t\r\n"))
+        return SourceFile(text, lines, "object", [_slow_item(text, 0, first, end)], problems)
+    return SourceFile(text, lines, "jsonl", _jsonl_items(text, lines, lazy), problems)
+
+
+_LEADING_BLANKS = re.compile(r"[ \t\n\r]*")
+
+
+def detect_layout(text: str, lines: LineIndex) -> tuple[Layout, int]:
+    """The layout of the text and the offset of its first non-blank character. Reads
+    only the first two non-blank lines, so an editor can re-decide it on every edit."""
+    first = _LEADING_BLANKS.match(text).end()
+    if first == len(text):
+        return "empty", first
     line0 = lines.line_of(first)
     first_line = text[first : lines.line_end(line0)].rstrip()
     if text[first] == "[" and not (_is_json(first_line) and _next_line_is_json(text, lines, line0)):
-        items, syntax = _array_items(text, first)
-        return SourceFile(text, lines, "array", items, problems, syntax)
+        return "array", first
     if (
         text[first] == "{"
         and not _is_json(first_line)
@@ -284,9 +303,24 @@ def read_source(text: str, problems: list[TextProblem] | None = None, *, lazy: b
     ):
         # a pretty-printed report spread over several lines (not JSON lines whose first
         # line is broken: then the next line is a whole value by itself)
-        end = len(text.rstrip(" \t\r\n"))
-        return SourceFile(text, lines, "object", [_slow_item(text, 0, first, end)], problems)
-    return SourceFile(text, lines, "jsonl", _jsonl_items(text, lines, lazy), problems)
+        return "object", first
+    return "jsonl", first
+
+
+def line_spans(text: str, lines: LineIndex, first_line: int, stop_line: int) -> list[tuple[int, int]]:
+    """The spans of the non-blank lines in [first_line, stop_line): the JSON-lines
+    items there (an editor re-reads only the lines an edit touched)."""
+    out = []
+    for n in range(first_line, stop_line):
+        start, end = lines.starts[n], lines.line_end(n)
+        if not _BLANK.match(text, start, end):
+            out.append((start, end))
+    return out
+
+
+def read_item(text: str, index: int, start: int, end: int) -> Item:
+    """One JSON-lines item read as `read_source` reads it."""
+    return _fast_item(text, index, start, end)
 
 
 def _is_json(line: str) -> bool:

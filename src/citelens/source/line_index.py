@@ -53,10 +53,12 @@ class LineIndex:
         start = self.starts[line]
         if encoding == "utf-32":
             return line, offset - start
-        return line, _units(self.text[start:offset], encoding)
+        return line, count_units(self.text[start:offset], encoding)
 
-    def offset(self, line: int, character: int, encoding: Encoding = "utf-32") -> int:
-        """Inverse of `position`; positions past the line end clamp to it (LSP rule)."""
+    def offset_at(self, line: int, character: int, encoding: Encoding = "utf-32") -> int:
+        """Inverse of `position`. Like LSP: a character past the line end clamps to it (the
+        break is never entered), a line past the last one is the end of the text, and a
+        UTF-16/UTF-8 position inside one character's units moves to its end."""
         if line < 0:
             return 0
         if line >= len(self.starts):
@@ -64,17 +66,55 @@ class LineIndex:
         start, end = self.starts[line], self.line_end(line)
         if encoding == "utf-32":
             return min(start + max(character, 0), end)
-        units = 0
-        for i in range(start, end):
-            if units >= character:
-                return i
-            units += _units(self.text[i], encoding)
-        return end
+        return start + offset_of_units(self.text[start:end], character, encoding)
+
+    offset = offset_at  # the earlier name
+
+    def edited(self, start: int, end: int, new_text: str) -> LineIndex:
+        """The index of the text with [start, end) replaced by `new_text`, re-scanning only
+        the lines around the edit (a break split or joined at its edges, such as a `\\r`
+        meeting a `\\n`, is seen because the lines on both sides are re-scanned too)."""
+        old = self.text
+        text = old[:start] + new_text + old[end:]
+        delta = len(new_text) - (end - start)
+        starts = self.starts
+        first = max(self.line_of(start) - 1, 0)
+        last = self.line_of(end) + 2  # first line start kept after the edit (may be past the end)
+        scan_from = starts[first]
+        scan_to = starts[last] + delta if last < len(starts) else len(text)
+        new = LineIndex.__new__(LineIndex)
+        new.text = text
+        if last < len(starts):
+            middle = [m.end() for m in LINE_BREAK.finditer(text, scan_from, scan_to) if m.end() < scan_to]
+            tail = [s + delta for s in starts[last:]]
+        else:
+            middle, tail = [m.end() for m in LINE_BREAK.finditer(text, scan_from)], []
+        new.starts = starts[: first + 1] + middle + tail
+        return new
 
 
-def _units(s: str, encoding: Encoding) -> int:
+def count_units(s: str, encoding: Encoding) -> int:
+    """Length of `s` in `encoding` units: code points (utf-32), UTF-16 code units or UTF-8
+    bytes. The one unit counter of the engine (the line index and the alignment use it)."""
+    if encoding == "utf-32" or s.isascii():
+        return len(s)
     if encoding == "utf-16":
-        return len(s) + sum(1 for ch in s if ord(ch) > 0xFFFF)
+        return len(s.encode("utf-16-le", "surrogatepass")) // 2
     if encoding == "utf-8":
         return len(s.encode("utf-8", "surrogatepass"))
+    raise ValueError(f"unknown position encoding {encoding!r}; use utf-8, utf-16 or utf-32")
+
+
+def offset_of_units(s: str, units: int, encoding: Encoding) -> int:
+    """The code-point offset in `s` reached after `units` units of `encoding` (clamped to
+    0..len(s); a count that ends inside a character's units gives the character's end)."""
+    if units <= 0:
+        return 0
+    if encoding == "utf-32" or s.isascii():
+        return min(units, len(s))
+    count = 0
+    for i, ch in enumerate(s):
+        if count >= units:
+            return i
+        count += count_units(ch, encoding)
     return len(s)

@@ -5,10 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from citelens.specs.loader import SpecError, builtin_specs, load_spec_file
-from citelens.specs.model import FINDING_CODES, TrackSpec
+from citelens.specs.model import DEFAULT_SMELLS, FINDING_CODES, SMELL_CODES, TrackSpec
+
+#: every code a spec may list under `smells` (autojudge-base's categories and CiteLens's own)
+KNOWN_SMELL_CATEGORIES = SMELL_CODES
 
 __all__ = [
+    "DEFAULT_SMELLS",
     "FINDING_CODES",
+    "KNOWN_SMELL_CATEGORIES",
     "SpecError",
     "TrackSpec",
     "builtin_specs",
@@ -18,12 +23,16 @@ __all__ = [
 ]
 
 
-def get_spec(track: str) -> TrackSpec:
-    """A built-in spec by id (KeyError names the known ids)."""
+def get_spec(track: str, task: str | None = None) -> TrackSpec:
+    """A built-in spec by id; with `task`, only a spec of that task (KeyError otherwise,
+    naming the known ids or the spec's task)."""
     specs = builtin_specs()
     if track not in specs:
         raise KeyError(f"unknown track spec {track!r}; known: {', '.join(sorted(specs))}")
-    return specs[track]
+    spec = specs[track]
+    if task is not None and spec.task != task:
+        raise KeyError(f"track spec {track!r} is for the {spec.task!r} task, not {task!r}")
+    return spec
 
 
 def resolve_spec(spec: str | Path | TrackSpec | None, base_dir: Path | None = None) -> TrackSpec | None:

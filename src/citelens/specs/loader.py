@@ -113,7 +113,9 @@ def _list_of_str(v: Any) -> bool:
     return isinstance(v, list) and all(isinstance(x, str) for x in v)
 
 
-def _one_of(spec_id, key, value, allowed, path, lines) -> None:
+def _one_of(
+    spec_id: str, key: str, value: object, allowed: tuple[str, ...], path: str | None, lines: _Lines
+) -> None:
     _expect(
         value in allowed,
         f"spec {spec_id!r}: {key} = {value!r} is not one of {list(allowed)}",
@@ -227,7 +229,7 @@ def build_spec(spec_id: str, raw: dict[str, Any], path: str | None, lines: _Line
 
 
 def _resolve(
-    tables: dict[str, dict], base: dict[str, TrackSpec], path: str | None, lines: _Lines
+    tables: dict[str, dict[str, Any]], base: dict[str, TrackSpec], path: str | None, lines: _Lines
 ) -> dict[str, TrackSpec]:
     out: dict[str, TrackSpec] = {}
 

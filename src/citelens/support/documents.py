@@ -71,3 +71,26 @@ def read_documents_file(path: str | Path) -> dict[str, str]:
                 )
             out[str(doc_id)] = text
     return out
+
+
+def corpus_document_lookup(corpora: tuple[str, ...] | list[str]):
+    """A ``(doc_id, report) -> text`` lookup over the configured corpora (citelens.corpus),
+    opened on first use; answers are remembered for the run."""
+    chain = None
+    seen: dict[str, str | None] = {}
+
+    def lookup(doc_id: str, report: Mapping[str, Any]) -> str | None:
+        nonlocal chain
+        if doc_id in seen:
+            return seen[doc_id]
+        if chain is None:
+            from citelens.corpus import open_sources
+
+            chain = open_sources(list(corpora))
+        from citelens.corpus import lookup_one
+
+        doc, _why = lookup_one(chain, doc_id)
+        seen[doc_id] = doc.text if doc is not None else None
+        return seen[doc_id]
+
+    return lookup

@@ -192,6 +192,16 @@ class SupportRun:
             self.cache.flush()
         return [self._assemble(view, report_rows) for view, report_rows in zip(views, rows)]
 
+    def add_findings(self, view: ReportView, report: ReportSupport | None = None) -> ReportSupport:
+        """Add the support findings of one report (its support, if already assembled, in
+        `report`) to ``view.findings``; return its support."""
+        from citelens.support.findings import add_support_findings
+
+        if report is None:
+            report = self.report(view)
+        add_support_findings(view, report)
+        return report
+
     def report(self, view: ReportView) -> ReportSupport:
         """The verdicts of one report (from the cache; judged now if never prepared)."""
         return self._assemble(view, self._keyed(view))

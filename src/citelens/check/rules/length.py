@@ -4,6 +4,7 @@ response_length (the declared word count of the 2024 format must be exact)."""
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 
 from citelens.check.finding import Finding, Target
 from citelens.check.fix_context import FixContext
@@ -19,6 +20,12 @@ def length_count(texts: list[str], unit: str) -> int:
     if unit == "words":
         return len(joined.split())
     return len(joined) if joined.isascii() else len(unicodedata.normalize("NFKC", joined))
+
+
+def word_count(texts: Iterable[str]) -> int:
+    """Words of the answer as the 2024 checker counts them (the declared
+    `response_length`): per sentence, stripped, NFKC, whitespace-split."""
+    return sum(len(unicodedata.normalize("NFKC", t.strip()).split()) for t in texts)
 
 
 def check_length(view: ReportView) -> None:
@@ -45,7 +52,7 @@ def check_length(view: ReportView) -> None:
             )
     if field_name is not None and field_name in view.meta:
         declared = view.meta[field_name]
-        words = sum(len(unicodedata.normalize("NFKC", t.strip()).split()) for t in texts)
+        words = word_count(texts)
         if declared != words or isinstance(declared, bool):
             view.add(
                 "response_length",

@@ -1,0 +1,234 @@
+"""`OpenDocument`: one run file as an editor holds it (text, version), checked
+incrementally, with lookups by offset, fixes on demand and conversion as edits."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from citelens.check.finding import Finding, Fix
+from citelens.check.result import FileResult
+from citelens.session.changes import TextChange
+from citelens.session.conversion import ConversionResult, convert_items
+from citelens.session.lookup import CitationInfo, NodeInfo, SentenceInfo, node_at, sentences
+from citelens.session.reports import Outcome, Reports
+from citelens.source.document import Item, TextProblem
+from citelens.source.line_index import LineIndex
+
+if TYPE_CHECKING:
+    from citelens.check.engine import Checker
+    from citelens.fixes.apply import FixOutcome
+    from citelens.session.workspace import Workspace
+    from citelens.specs.model import TrackSpec
+
+
+class OpenDocument:
+    """A document's text and version, its reports kept across edits, and the checked
+    result of the current version (computed on first use, then cached)."""
+
+    def __init__(
+        self,
+        workspace: Workspace,
+        uri: str,
+        path: Path | None,
+        text: str,
+        version: int | None = None,
+        *,
+        problems: list[TextProblem] | None = None,
+    ) -> None:
+        self.workspace, self.uri, self.path, self.version = workspace, uri, path, version
+        self._reports = Reports(text, problems)
+        self._result: FileResult | None = None
+        self._checker: Checker | None = None
+        self._generation = -1
+
+    # --- text -----------------------------------------------------------------------
+    @property
+    def text(self) -> str:
+        return self._reports.text
+
+    @property
+    def line_index(self) -> LineIndex:
+        return self._reports.lines
+
+    @property
+    def items(self) -> list[Item]:
+        """The report items of the current text (JSON lines, array elements, or one)."""
+        return self._reports.items
+
+    @property
+    def layout(self) -> str:
+        return self._reports.layout
+
+    @property
+    def problems(self) -> list[TextProblem]:
+        """Problems below the JSON level (undecodable bytes of a file opened from disk,
+        NUL characters)."""
+        return self._reports.problems
+
+    def apply_changes(self, changes: Iterable[TextChange], version: int | None = None) -> None:
+        """Apply editor changes in order; only the reports whose text changed are read
+        and checked again."""
+        for change in changes:
+            if change.start is None or change.end is None:
+                self._reports = Reports(change.text)
+                self._checker = None
+            else:
+                self._reports.replace(change.start, change.end, change.text)
+        self._result = None
+        if version is not None:
+            self.version = version
+
+    # --- checking -------------------------------------------------------------------
+    @property
+    def settings(self):
+        return self.workspace.settings_for(self.path)
+
+    @property
+    def checker(self) -> Checker:
+        """The checker of this document's settings (re-resolved after a settings change)."""
+        if self._checker is None or self._generation != self.workspace.generation:
+            checker = self.workspace.checker_for(self.path)
+            if checker is not self._checker:
+                self._reports.forget_outcomes()
+                self._result = None
+            self._checker, self._generation = checker, self.workspace.generation
+        return self._checker
+
+    @property
+    def result(self) -> FileResult:
+        """The findings of the current text: exactly what `citelens check` gives for it."""
+        checker = self.checker
+        if self._result is not None:
+            return self._result
+        reports = self._reports
+        text, outcomes = reports.text, reports.outcomes
+        findings: list[Finding] = []
+        facts = []
+        for n, item in enumerate(reports.items):
+            outcome = outcomes[n]
+            if outcome is None:
+                found, fact = checker.report_outcome(text, item)
+                outcome = outcomes[n] = Outcome(found, replace(fact, index=item.index) if fact else None)
+            at = item.start
+            if at:
+                findings.extend([f.with_span(f.start + at, f.end + at) for f in outcome.findings])
+            else:
+                findings.extend(outcome.findings)
+            fact = outcome.facts
+            if fact is not None:
+                if fact.index != item.index:
+                    fact = outcome.facts = replace(fact, index=item.index)
+                facts.append(fact)
+        name = str(self.path) if self.path is not None else self.uri
+        self._result = checker.file_result(reports.source(), name, findings, facts)
+        return self._result
+
+    # --- lookups --------------------------------------------------------------------
+    def item_at(self, offset: int) -> Item | None:
+        """The report whose span holds `offset` (end exclusive)."""
+        items = self._reports.items
+        k = _bisect(items, offset)
+        if k >= 0 and items[k].start <= offset < items[k].end:
+            return items[k]
+        return None
+
+    def report_node(self, item: Item):
+        """The positioned node tree of one report (None for a report that is not JSON)."""
+        if item.syntax is not None:
+            return None
+        return item.node(self.text)
+
+    def node_at(self, offset: int) -> NodeInfo | None:
+        """The innermost JSON node (or key) under `offset`, with its pointer within the
+        report and its parents; None between reports."""
+        item = self.item_at(offset)
+        if item is None:
+            return None
+        root = self.report_node(item)
+        return node_at(root, offset, item.index) if root is not None else None
+
+    def sentences(self, report: int) -> list[SentenceInfo]:
+        """The sentences of report number `report` with their citations."""
+        items = self._reports.items
+        if not 0 <= report < len(items) or items[report].syntax is not None:
+            return []
+        item = items[report]
+        return sentences(item.node(self.text), item.value, self.checker.spec, item.index)
+
+    def sentence_at(self, offset: int) -> SentenceInfo | None:
+        item = self.item_at(offset)
+        if item is None:
+            return None
+        for s in self.sentences(item.index):
+            if s.start <= offset < s.end:
+                return s
+        return None
+
+    def citation_at(self, offset: int) -> CitationInfo | None:
+        sentence = self.sentence_at(offset)
+        for c in sentence.citations if sentence is not None else ():
+            if c.start <= offset < c.end:
+                return c
+        return None
+
+    # --- fixes ----------------------------------------------------------------------
+    def fix_for(self, finding: Finding) -> Fix | None:
+        """The fix of one finding of the current result, computed for it alone (the same
+        fix `citelens check --fix` would apply for it)."""
+        item = self.item_at(finding.start)
+        if item is None:
+            return None
+        return self.checker.fix_for(self.text, item, finding)
+
+    def fix_all(self, code: str | None = None, *, unsafe: bool = False) -> FixOutcome:
+        """Every safe fix (and the unsafe ones with `unsafe`), or those of one `code`,
+        applied until none is left: the new text, what was applied, and the findings of
+        the fixed text. The document itself is not changed."""
+        from citelens.fixes.apply import fix_text
+
+        checker = self.workspace.checker_for(self.path, fixes=True)
+        name = str(self.path) if self.path is not None else self.uri
+        return fix_text(self.text, checker, unsafe=unsafe, path=name, only=code)
+
+    # --- conversion -----------------------------------------------------------------
+    def convert_edits(
+        self,
+        target: str | TrackSpec,
+        report: int | None = None,
+        *,
+        source: str | TrackSpec | None = None,
+        topics: Mapping[str, Any] | None = None,
+    ) -> ConversionResult:
+        """Edits converting the whole file (or report number `report`) to the `target`
+        spec, with the positioned notes on what the conversion lost and the reports
+        that cannot be converted. `source` says how to read the reports (detected when
+        None); `topics` fills a missing narrative with the topic's exact text."""
+        from citelens.specs import resolve_spec
+
+        target_spec = resolve_spec(target)
+        assert target_spec is not None
+        reports = self._reports
+        out = convert_items(
+            reports.text, reports.layout, reports.items, target_spec, resolve_spec(source), topics, report
+        )
+        if report is None:
+            broken = [Finding(p.code, "error", p.message, start=p.start, end=p.end) for p in reports.problems]
+            if reports.syntax is not None:
+                at = reports.syntax.offset
+                broken.append(Finding("json_syntax", "error", reports.syntax.message, start=at, end=at + 1))
+            out.broken = broken + out.broken
+        return out
+
+
+def _bisect(items: list[Item], offset: int) -> int:
+    lo, hi = 0, len(items)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if items[mid].start <= offset:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo - 1

@@ -1,0 +1,267 @@
+"""`Workspace`: the settings of every file, one checker per distinct settings, and the
+open documents.
+
+A server holds one for its whole life; `citelens check` makes one per run. Settings are
+resolved per file (see `layers` for the precedence); the files they come from (project
+files, spec files, topics files) are stamped (mtime, size), and `refresh` drops what
+they produced when a stamp changes, so the next check reads them again.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlparse
+
+from citelens.check.engine import Checker
+from citelens.check.result import FileResult
+from citelens.config.loader import find_config, load_config
+from citelens.config.settings import Settings
+from citelens.session.layers import (
+    Layer,
+    check_project_thresholds,
+    cli_layer,
+    editor_layer,
+    project_layer,
+    resolve,
+)
+
+_Stamp = tuple[int, int] | None
+
+
+def _stamp(path: Path) -> _Stamp:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
+
+
+def path_of(uri_or_path: str | Path) -> tuple[str, Path | None]:
+    """(document key, file path or None): a `file:` URI or a path gives both (the key is
+    the path's canonical URI); any other URI (`untitled:`) has no path."""
+    if isinstance(uri_or_path, Path):
+        path = uri_or_path.absolute()
+        return path.as_uri(), path
+    text = str(uri_or_path)
+    parsed = urlparse(text)
+    if parsed.scheme == "file":
+        raw = unquote(parsed.path)
+        if os.name == "nt" and raw.startswith("/") and raw[2:3] == ":":
+            raw = raw[1:]  # /c:/x -> c:/x
+        path = Path(raw)
+        return path.as_uri(), path
+    if len(parsed.scheme) > 1:  # a URI (a one-letter scheme is a Windows drive)
+        return text, None
+    path = Path(text).absolute()
+    return path.as_uri(), path
+
+
+class Workspace:
+    """Settings, checkers and open documents of one editor window or one CLI run.
+
+    `roots`: the workspace folders; `init_options`: the client's initialization options
+    (a settings mapping); `cli`: overrides that win over everything (None = not given);
+    `checker_options`: extra `Checker` arguments (the CLI passes `workers`, `cache_size`).
+    `support_runs`: makes the `SupportRun` of a checker whose settings turn support on
+    (the CLI passes its executor, documents file and disk cache); without it, support
+    runs in this process with a memory cache.
+    """
+
+    def __init__(
+        self,
+        roots: tuple[str | Path, ...] | list[str | Path] = (),
+        *,
+        init_options: Mapping[str, Any] | None = None,
+        cli: Mapping[str, Any] | None = None,
+        checker_options: Mapping[str, Any] | None = None,
+        support_runs: Any = None,
+    ) -> None:
+        self.roots = [Path(r).absolute() for r in roots]
+        self.messages: list[str] = []  # editor values that were left out, for the log
+        base = self.roots[0] if self.roots else None
+        self._init, msgs = editor_layer(init_options, "initialization options", base)
+        self.messages.extend(msgs)
+        self._cli: Layer = cli_layer(cli)
+        self._editor: dict[Path | None, Layer] = {}
+        self._checker_options = dict(checker_options or {})
+        self._support_runs = support_runs
+        self._configs: dict[Path, Path | None] = {}  # folder -> its project file
+        self._loaded: dict[Path, Settings] = {}  # project file -> its settings
+        self._checkers: dict[tuple, Checker] = {}
+        self._stamps: dict[Path, _Stamp] = {}
+        self._docs: dict[str, Any] = {}
+        self.generation = 0  # bumped whenever settings may have changed
+
+    # --- settings -------------------------------------------------------------------
+    def set_editor_settings(
+        self, settings: Mapping[str, Any] | None, folder: str | Path | None = None
+    ) -> None:
+        """The editor's settings for one workspace folder (None: for every folder)."""
+        key = Path(folder).absolute() if folder is not None else None
+        where = f"editor settings ({key})" if key is not None else "editor settings"
+        layer, msgs = editor_layer(settings, where, key or (self.roots[0] if self.roots else None))
+        self.messages.extend(msgs)
+        if self._editor.get(key) != layer:
+            self._editor[key] = layer
+            self.generation += 1
+
+    def settings_for(self, path: str | Path | None) -> Settings:
+        """The settings of one file: per key, the command line, else the project file
+        found walking up from the file, else the editor settings of the folder holding
+        it, else the initialization options, else the default. Raises `ConfigError` for a
+        broken project file."""
+        layers = [self._init]
+        source = None
+        if None in self._editor:
+            layers.append(self._editor[None])
+        if path is not None:
+            path = Path(path).absolute()
+            folder = self._editor_folder(path)
+            if folder is not None:
+                layers.append(self._editor[folder])
+            config = self._config_for(path.parent)
+            if config is not None:
+                loaded = self._loaded.get(config)
+                if loaded is None:
+                    self._watch(config)
+                    loaded = load_config(config)
+                    check_project_thresholds(loaded)
+                    self._loaded[config] = loaded
+                layers.append(project_layer(loaded))
+                source = config
+        layers.append(self._cli)
+        return resolve(layers, source)
+
+    def _editor_folder(self, path: Path) -> Path | None:
+        best = None
+        for folder in self._editor:
+            if (
+                folder is not None
+                and path.is_relative_to(folder)
+                and (best is None or len(folder.parts) > len(best.parts))
+            ):
+                best = folder
+        return best
+
+    def _config_for(self, folder: Path) -> Path | None:
+        if folder not in self._configs:
+            self._configs[folder] = find_config(folder)
+        return self._configs[folder]
+
+    # --- checkers -------------------------------------------------------------------
+    def checker_for(self, path: str | Path | None, *, fixes: bool = False) -> Checker:
+        """The checker for a file's settings: one per distinct settings (spec, topics,
+        strict, severity), made on first use. Raises `SpecError`/`TopicFileError` for a
+        spec or topics file that cannot be read."""
+        return self.checker_for_settings(self.settings_for(path), fixes=fixes)
+
+    def checker_for_settings(self, settings: Settings, *, fixes: bool = False) -> Checker:
+        key = (
+            settings.spec,
+            str(settings.topics),
+            settings.strict,
+            tuple(sorted(settings.severity.items())),
+            fixes,
+            settings.support,
+            tuple(sorted(settings.support_thresholds.items())),
+            settings.corpora,
+        )
+        checker = self._checkers.get(key)
+        if checker is None:
+            from citelens.specs import resolve_spec
+            from citelens.topics import load_topics
+
+            if settings.spec and not _is_builtin(settings.spec):
+                self._watch(Path(settings.spec.partition("#")[0]))
+            if settings.topics:
+                self._watch(settings.topics)
+            spec = resolve_spec(settings.spec) if settings.spec else None
+            topics = load_topics(settings.topics) if settings.topics else None
+            options = {"workers": 1, "cache_size": 20000, **self._checker_options}
+            if fixes:
+                options.update(workers=1, cache_size=max(options["cache_size"], 20000))
+            if settings.support and not fixes:
+                options["support"] = self._support_run(settings)
+            checker = Checker(
+                spec, topics, strict=settings.strict, overrides=settings.severity, fixes=fixes, **options
+            )
+            self._checkers[key] = checker
+        return checker
+
+    def _support_run(self, settings: Settings):
+        if self._support_runs is not None:
+            return self._support_runs(settings)
+        from citelens.support.documents import corpus_document_lookup
+        from citelens.support.run import SupportRun
+        from citelens.support.settings import default_settings
+
+        return SupportRun(
+            settings=default_settings().with_overrides(dict(settings.support_thresholds)),
+            executor="serial",
+            lookup=corpus_document_lookup(settings.corpora) if settings.corpora else None,
+        )
+
+    def check_file(self, path: str | Path) -> FileResult:
+        """A file on disk checked with its settings (the CLI's path: bytes decoded with
+        their problems, big files on several processes when `workers` allows)."""
+        return self.checker_for(path).check_path(path)
+
+    # --- reloading ------------------------------------------------------------------
+    def _watch(self, path: Path) -> None:
+        if path not in self._stamps:
+            self._stamps[path] = _stamp(path)
+
+    def refresh(self) -> bool:
+        """Re-stat the project, spec and topics files in use (and look for project files
+        again); True if anything changed, and then settings and checkers are re-read."""
+        changed = any(_stamp(p) != s for p, s in self._stamps.items())
+        if not changed:
+            changed = any(find_config(folder) != config for folder, config in self._configs.items())
+        if changed:
+            self._configs.clear()
+            self._loaded.clear()
+            self._checkers.clear()
+            self._stamps.clear()
+            self.generation += 1
+        return changed
+
+    # --- documents ------------------------------------------------------------------
+    def open(self, uri_or_path: str | Path, text: str, version: int | None = None):
+        """Open (or re-open) a document with the editor's text."""
+        from citelens.session.document import OpenDocument
+
+        key, path = path_of(uri_or_path)
+        doc = OpenDocument(self, key, path, text, version)
+        self._docs[key] = doc
+        return doc
+
+    def open_file(self, path: str | Path):
+        """Open a file from disk (UTF-8 decoded; undecodable bytes become U+FFFD and are
+        listed in `problems`)."""
+        from citelens.session.document import OpenDocument
+        from citelens.source.document import decode
+
+        key, file_path = path_of(Path(path))
+        text, problems = decode(Path(path).read_bytes())
+        doc = OpenDocument(self, key, file_path, text, None, problems=problems)
+        self._docs[key] = doc
+        return doc
+
+    def get(self, uri_or_path: str | Path):
+        return self._docs.get(path_of(uri_or_path)[0])
+
+    def close(self, uri_or_path: str | Path) -> None:
+        self._docs.pop(path_of(uri_or_path)[0], None)
+
+    @property
+    def documents(self) -> list:
+        return list(self._docs.values())
+
+
+def _is_builtin(spec: str) -> bool:
+    from citelens.specs import builtin_specs
+
+    return spec in builtin_specs()

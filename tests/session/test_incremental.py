@@ -1,0 +1,116 @@
+"""An open document edited through `apply_changes` gives exactly the findings of a fresh
+check of its final text, whatever the edits: across line breaks, CRLF, lone CR, raw
+U+2028, emoji and CJK, edits that break a report's JSON or join two reports, and edits
+that change the file's layout."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from session_runs import generated
+
+from citelens.check import Checker
+from citelens.session import TextChange, Workspace
+from citelens.source.line_index import LineIndex
+from citelens.specs import get_spec
+from citelens.topics import parse_topics
+
+SNIPPETS = [
+    "",
+    "x",
+    "\n",
+    "\r\n",
+    "\r",
+    "😀",
+    "中文",
+    "\u2028",
+    '"',
+    ",",
+    "{",
+    "}",
+    "]",
+    "[",
+    '"citations": [0, 1]',
+    '{"a": 1}\n',
+    " ",
+    "\n\n",
+    "1e400",
+]
+
+BASES = {
+    (spec, layout, seed): generated(spec, 6, seed, layout)
+    for spec in ("rag25", "ragtime25", "rag24", "dragun25")
+    for layout in ("jsonl", "array")
+    for seed in (1, 2)
+} | {("rag26", "object", 1): generated("rag26", 1, 1, "object")}
+
+
+def fresh(text: str, spec: str, topics_text: str | None):
+    topics = parse_topics(topics_text) if topics_text else None
+    return Checker(get_spec(spec), topics).check_text(text, "run.jsonl")
+
+
+change = st.tuples(st.floats(0, 1), st.integers(0, 40), st.sampled_from(SNIPPETS), st.sampled_from(SNIPPETS))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    base=st.sampled_from(sorted(BASES)),
+    with_topics=st.booleans(),
+    batches=st.lists(st.lists(change, min_size=1, max_size=3), min_size=1, max_size=5),
+)
+def test_edits_give_the_findings_of_a_fresh_check(tmp_path_factory, base, with_topics, batches):
+    text, topics_text = BASES[base]
+    spec = base[0]
+    cli = {"spec": spec}
+    if with_topics:
+        topics_path = tmp_path_factory.mktemp("t") / "topics.jsonl"
+        topics_path.write_text(topics_text, encoding="utf-8")
+        cli["topics"] = str(topics_path)
+    ws = Workspace(cli=cli)
+    doc = ws.open("untitled:run.jsonl", text, version=0)
+    assert doc.result.findings == fresh(text, spec, topics_text if with_topics else None).findings
+    expected_text = text
+    for version, batch in enumerate(batches, start=1):
+        changes = []
+        for where, length, first, second in batch:
+            start = int(where * len(expected_text))
+            end = min(start + length, len(expected_text))
+            new = first + second
+            changes.append(TextChange(start, end, new))
+            expected_text = expected_text[:start] + new + expected_text[end:]
+        doc.apply_changes(changes, version=version)
+        assert doc.text == expected_text and doc.version == version
+        want = fresh(expected_text, spec, topics_text if with_topics else None)
+        got = doc.result
+        assert got.findings == want.findings
+        assert got.reports == want.reports
+        assert got.line_index.starts == LineIndex(expected_text).starts
+
+
+def test_a_whole_text_change_replaces_everything():
+    text, _ = BASES[("rag25", "jsonl", 1)]
+    doc = Workspace(cli={"spec": "rag25"}).open("untitled:a", "garbage")
+    doc.apply_changes([TextChange.whole(text)], version=3)
+    assert doc.result.findings == fresh(text, "rag25", None).findings
+
+
+def test_an_edit_inside_one_report_rechecks_that_report_only():
+    text, _ = BASES[("rag25", "jsonl", 2)]
+    ws = Workspace(cli={"spec": "rag25"})
+    doc = ws.open("untitled:a", text)
+    assert doc.result.findings  # every report checked once
+    calls = []
+    checker = doc.checker
+    original = checker.report_outcome
+
+    def counting(t, item):
+        calls.append(item.index)
+        return original(t, item)
+
+    checker.report_outcome = counting
+    second_line = text.index("\n") + 1
+    at = text.index('"', second_line + 5)
+    doc.apply_changes([TextChange(at, at, "x")])
+    assert doc.result.findings == fresh(doc.text, "rag25", None).findings
+    assert calls == [1]

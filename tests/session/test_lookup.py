@@ -1,0 +1,93 @@
+"""Cursor lookups on the real sample runs: every offset inside a report maps to the
+innermost node whose span holds it, with a pointer that names that node; sentences and
+citations resolve the way a reader would (rag24 indices through `references`)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from session_runs import SAMPLE_RUNS, generated
+
+from citelens.session import Workspace
+from citelens.source.json_nodes import pointer_tokens
+
+
+def resolve(value, pointer):
+    for token in pointer_tokens(pointer):
+        value = value[int(token)] if isinstance(value, list) else value[token]
+    return value
+
+
+@pytest.mark.parametrize("path", SAMPLE_RUNS, ids=lambda p: p.name)
+def test_node_at_every_offset_is_the_innermost_node_holding_it(path):
+    text = path.read_text(encoding="utf-8")
+    doc = Workspace().open(path, text)
+    spans = [(i.start, i.end, i) for i in doc.items]
+    for offset in range(len(text)):
+        info = doc.node_at(offset)
+        inside = [i for s, e, i in spans if s <= offset < e and i.ok]
+        if not inside:
+            assert info is None
+            continue
+        item = inside[0]
+        assert info is not None and info.report == item.index
+        assert info.start <= offset < info.end
+        for parent in info.parents:
+            assert (
+                parent.start <= info.start and info.end <= parent.end and parent.kind in ("object", "array")
+            )
+        assert info.parents == () or info.parents[-1].pointer == ""
+        if info.kind == "key":
+            assert json.loads(text[info.start : info.end]) == pointer_tokens(info.pointer)[-1]
+        else:
+            node_text = text[info.start : info.end]
+            assert json.loads(node_text) == resolve(item.value, info.pointer)
+            # innermost: no child of this node (nor a key) holds the offset
+            node = doc.report_node(item)
+            for token in pointer_tokens(info.pointer):
+                node = node.child(token)
+            assert (node.start, node.end) == (info.start, info.end)
+            children = [(m.key_start, m.key_end) for m in node.members]
+            children += [(c.start, c.end) for c in [m.value for m in node.members] + node.items]
+            assert not any(s <= offset < e for s, e in children)
+
+
+def test_a_rag24_citation_resolves_through_references():
+    text = (
+        '{"metadata": {"run_id": "r", "team_id": "t", "topic_id": "1", "narrative": "n", "type": "automatic"},'
+        ' "references": ["doc-a", "doc-b"],'
+        ' "answer": [{"text": "One.", "citations": [1]}, {"text": "Two 😀.", "citations": [0, 1]}]}\n'
+    )
+    doc = Workspace(cli={"spec": "rag24"}).open("untitled:r", text)
+    at = text.index("[0, 1]") + 1
+    cit = doc.citation_at(at)
+    assert cit is not None and cit.doc_id == "doc-a" and cit.shape == "rag24"
+    assert cit.pointer == "/answer/1/citations/0" and text[cit.start : cit.end] == "0"
+    sentence = doc.sentence_at(at)
+    assert sentence.index == 1 and sentence.text == "Two 😀."
+    assert [c.doc_id for c in sentence.citations] == ["doc-a", "doc-b"]
+    assert doc.citation_at(text.index("One")) is None
+
+
+def test_ragtime_citations_carry_their_scores():
+    text = (
+        '{"metadata": {"run_id": "r", "team_id": "t", "topic_id": "1"},'
+        ' "responses": [{"text": "A.", "citations": {"d1": 0.5, "d2": 2}}]}\n'
+    )
+    doc = Workspace(cli={"spec": "ragtime25"}).open("untitled:r", text)
+    cit = doc.citation_at(text.index('"d2"') + 1)
+    assert (cit.doc_id, cit.score, cit.shape, cit.index) == ("d2", 2.0, "ragtime", 1)
+    assert cit.pointer == "/responses/0/citations/d2"
+    key = doc.node_at(text.index('"d1"'))
+    assert key.kind == "key" and key.pointer == "/responses/0/citations/d1"
+    assert [p.pointer for p in key.parents] == ["/responses/0/citations", "/responses/0", "/responses", ""]
+
+
+def test_nothing_between_reports_or_in_a_broken_one():
+    text, _ = generated("rag25", 3, 1)
+    text = text.replace("\n", "\n\n", 1) + "{not json\n"
+    doc = Workspace(cli={"spec": "rag25"}).open("untitled:r", text)
+    assert doc.node_at(text.index("\n\n") + 1) is None
+    assert doc.node_at(len(text) - 3) is None
+    assert doc.node_at(0).pointer == "" and doc.node_at(0).report == 0
