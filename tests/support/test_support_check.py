@@ -310,3 +310,50 @@ def test_bad_threshold_is_a_usage_error_on_the_command_line(tmp_path, capsys):
     assert main(["check", "--support-cache", "none", str(run)]) == 2
     err = capsys.readouterr().err
     assert "citelens.toml:4" in err and "did you mean 'max_passages'?" in err
+
+
+def test_documents_come_from_the_configured_corpora(tmp_path, capsys):
+    # the auto-judge spot check: a run citing Cranfield document 224, the corpus as a file
+    run = tmp_path / "run.jsonl"
+    run.write_text((KIDDIE / "my_best_run_01.jsonl").read_text())
+    (tmp_path / "cranfield.jsonl").write_text((KIDDIE / "cranfield-224-279.jsonl").read_text())
+    (tmp_path / "citelens.toml").write_text('support = true\ncorpora = ["cranfield.jsonl;id=docno"]\n')
+    main(["check", "--format", "json", "--support-cache", "none", str(run)])
+    doc = json.loads(capsys.readouterr().out)
+    [report] = doc["support"][0]["reports"]
+    [cited] = [c for s in report["sentences"] for c in s["citations"]]
+    text = json.loads((KIDDIE / "cranfield-224-279.jsonl").read_text().splitlines()[0])["text"]
+    assert cited["doc_id"] == "224" and cited["verdict"] != "unchecked"
+    assert any(
+        text[e["start"] : e["end"]] == e["text"] == "quasi-cylindrical surfaces" for e in cited["evidence"]
+    )
+
+
+def test_the_editor_lookup_gives_the_cli_verdict_for_every_citation(tmp_path, capsys):
+    """What a hover shows (OpenDocument.support_at) is what `check --support` reports."""
+    from citelens.session import Workspace
+
+    path = KIDDIE / "run3.jsonl"
+    main(["check", "--support", "--format", "json", "--support-cache", "none", "--spec", "kiddie", str(path)])
+    cli = json.loads(capsys.readouterr().out)
+    cli_reports = cli["support"][0]["reports"]
+    expected = [c for r in cli_reports for s in r["sentences"] for c in s["citations"]]
+
+    workspace = Workspace(cli={"spec": "kiddie", "support": True})
+    text = path.read_text()
+    doc = workspace.open(str(tmp_path / "run3.jsonl"), text)
+    seen = []
+    for item in doc.items:
+        for sentence in doc.sentences(item.index):
+            for c in sentence.citations:
+                cited, verdict = doc.support_at(c.start)
+                assert cited == c
+                seen.append({"doc_id": c.doc_id, **verdict.to_dict()})
+    assert seen == expected and len(seen) > 30
+
+    # and the findings the editor publishes are the CLI's support findings
+    def support_rows(rows):
+        return sorted(r for r in rows if r[0].startswith(("citation_un", "citation_weak")))
+
+    editor = support_rows((f.code, f.message) for f in doc.result.findings)
+    assert editor == support_rows((f["code"], f["message"]) for f in cli["findings"]) and editor

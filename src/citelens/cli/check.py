@@ -109,7 +109,7 @@ class _SupportRuns:
             cache=self.cache,
             executor=self.args.executor,
             progress=terminal_progress(),
-            lookup=corpus_lookup(settings.corpora),
+            lookup=corpus_lookup(settings.corpora, settings.source.parent if settings.source else None),
         )
 
     def close(self) -> None:
@@ -126,13 +126,13 @@ def _cache_path(raw: str | None) -> Path | None:
     return Path(base) / "support.sqlite"
 
 
-def corpus_lookup(corpora):
+def corpus_lookup(corpora, base_dir=None):
     """Document text by id from the configured corpora (None: none configured)."""
     if not corpora:
         return None
     from citelens.support.documents import corpus_document_lookup
 
-    return corpus_document_lookup(corpora)
+    return corpus_document_lookup(corpora, base_dir)
 
 
 def run(args: argparse.Namespace) -> int:

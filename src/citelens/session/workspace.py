@@ -191,6 +191,14 @@ class Workspace:
             self._checkers[key] = checker
         return checker
 
+    def support_run_for(self, settings: Settings):
+        """The SupportRun of these settings' checker (or, with support off, one made for
+        a lookup such as a hover: in this process, memory cache)."""
+        checker = self.checker_for_settings(settings)
+        if checker.support is not None:
+            return checker.support
+        return self._support_run(settings)
+
     def _support_run(self, settings: Settings):
         if self._support_runs is not None:
             return self._support_runs(settings)
@@ -201,7 +209,11 @@ class Workspace:
         return SupportRun(
             settings=default_settings().with_overrides(dict(settings.support_thresholds)),
             executor="serial",
-            lookup=corpus_document_lookup(settings.corpora) if settings.corpora else None,
+            lookup=corpus_document_lookup(
+                settings.corpora, settings.source.parent if settings.source else None
+            )
+            if settings.corpora
+            else None,
         )
 
     def check_file(self, path: str | Path) -> FileResult:

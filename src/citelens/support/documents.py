@@ -73,9 +73,9 @@ def read_documents_file(path: str | Path) -> dict[str, str]:
     return out
 
 
-def corpus_document_lookup(corpora: tuple[str, ...] | list[str]):
-    """A ``(doc_id, report) -> text`` lookup over the configured corpora (citelens.corpus),
-    opened on first use; answers are remembered for the run."""
+def corpus_document_lookup(corpora: tuple[str, ...] | list[str], base_dir: Path | None = None):
+    """A ``(doc_id, report) -> text`` lookup over the configured corpora (citelens.corpus;
+    relative paths from ``base_dir``), opened on first use; answers are remembered."""
     chain = None
     seen: dict[str, str | None] = {}
 
@@ -86,7 +86,7 @@ def corpus_document_lookup(corpora: tuple[str, ...] | list[str]):
         if chain is None:
             from citelens.corpus import open_sources
 
-            chain = open_sources(list(corpora))
+            chain = open_sources(list(corpora), base_dir)
         from citelens.corpus import lookup_one
 
         doc, _why = lookup_one(chain, doc_id)
