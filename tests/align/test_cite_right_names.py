@@ -13,7 +13,7 @@ from cite_right.text.segmenter_simple import SimpleSegmenter as RefSegmenter
 
 from citelens import align
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data" / "documents"
 
 
 def _docs(name: str, id_key: str, limit: int) -> list[tuple[str, str]]:

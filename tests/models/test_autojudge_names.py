@@ -23,8 +23,9 @@ from citelens.models import (
 from citelens.models.request import load_requests_from_file
 from reference_oracle import offline_nltk, reference
 
-DATA = Path(__file__).parent / "data"
-KIDDIE_RUNS = sorted(DATA.glob("kiddie_run*.jsonl"))
+DATA = Path(__file__).parents[1] / "data"
+RUNS, TOPICS = DATA / "runs", DATA / "topics"
+KIDDIE_RUNS = sorted(RUNS.glob("kiddie_run*.jsonl"))
 
 
 def _ref_io():
@@ -49,7 +50,7 @@ def _dumps(reports) -> list[tuple[str, str]]:
 
 
 def test_a_folder_of_good_runs_loads_as_the_reference_loads_it(tmp_path, capsys):
-    runs = [*KIDDIE_RUNS, DATA / "T1_run_1.head3.jsonl", DATA / "organizer-gpt-oss-t2.jsonl"]
+    runs = [*KIDDIE_RUNS, RUNS / "T1_run_1.head3.jsonl", RUNS / "organizer-gpt-oss-t2.jsonl"]
     for run in runs:
         shutil.copy(run, tmp_path / run.name)
     ours = load_runs_failsave(tmp_path)
@@ -123,7 +124,7 @@ def _kiddie_submission():
         report = Report.model_validate(value)
         report.path = KIDDIE_RUNS[0].absolute()
         reports.append(report)
-    requests = {str(r.request_id): r for r in load_requests_from_file(DATA / "kiddie-topics.jsonl")}
+    requests = {str(r.request_id): r for r in load_requests_from_file(TOPICS / "kiddie-topics.jsonl")}
     return reports, requests
 
 
@@ -159,7 +160,7 @@ def test_verification_of_a_submission_agrees_with_the_reference(spec, strict):
     theirs = (
         _ref_verification()
         .ReportVerification(
-            _ref_reports(), spec, requests=_ref_requests(DATA / "kiddie-topics.jsonl"), strict=strict
+            _ref_reports(), spec, requests=_ref_requests(TOPICS / "kiddie-topics.jsonl"), strict=strict
         )
         .all()
     )
@@ -180,7 +181,7 @@ def test_coverage_records_name_the_topics():
 
 
 def test_narratives_must_copy_the_topic_text_under_an_exact_narrative_spec():
-    (report,) = load_report(DATA / "ragnarok_rag25_ag_baseline.example.jsonl")
+    (report,) = load_report(RUNS / "ragnarok_rag25_ag_baseline.example.jsonl")
     tid = str(report.metadata.topic_id)
 
     class Req:
@@ -234,7 +235,7 @@ def test_per_report_records_carry_origin_and_the_engine_code():
 def test_submission_output_is_byte_for_byte_the_reference_file(tmp_path, spec):
     from citelens.convert import write_submission_output
 
-    runs = [*KIDDIE_RUNS, DATA / "T1_run_1.head3.jsonl"]
+    runs = [*KIDDIE_RUNS, RUNS / "T1_run_1.head3.jsonl"]
     ours = [r for run in runs for r in load_report(run)]
     theirs = [r for run in runs for r in reference().report.load_report(run)]
     n = write_submission_output(ours, tmp_path / "new" / "folder" / "ours.jsonl", spec)

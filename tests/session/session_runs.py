@@ -9,16 +9,12 @@ from pathlib import Path
 
 TESTS = Path(__file__).resolve().parents[1]
 ROOT = TESTS.parent
-sys.path.insert(0, str(TESTS / "agreement"))
+sys.path.insert(0, str(TESTS))
 
-from generate import generate_run, topics_jsonl  # noqa: E402
+from report_factory import generate_run, topics_jsonl  # noqa: E402
 
 SAMPLE_RUNS = sorted(
-    [
-        p
-        for p in (TESTS / "agreement" / "data").glob("*.jsonl")
-        if "topics" not in p.name and "queries" not in p.name
-    ]
+    list((TESTS / "data" / "runs").glob("*.jsonl"))
     + [p for p in (ROOT / "examples").glob("*.jsonl") if "topics" not in p.name]
 )
 

@@ -11,6 +11,7 @@ the pydantic models load on first use of a name below.
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 _EXPORTS = {
     "align_citations": "citations",
@@ -47,7 +48,7 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> object:
+def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'citelens.align' has no attribute {name!r}")

@@ -48,7 +48,8 @@ SECTIONS = {
     "how to fix": "fix",
 }
 
-_FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```[ \t]*$", re.S | re.M)
+#: a fenced block: group 1 the info string, group 2 the body (also read by `citelens rules`)
+FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```[ \t]*$", re.S | re.M)
 _CODE_HEADING = re.compile(r"^## +`?([a-z_]+)`? *$", re.M)
 _SUB_HEADING = re.compile(r"^### +(.+?) *$", re.M)
 
@@ -97,13 +98,13 @@ class RuleDoc:
 
 def _mask_fences(text: str) -> str:
     """The text with fenced blocks blanked (same length), so headings inside them are not seen."""
-    return _FENCE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    return FENCE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
 
 def _example(code: str, where: str, body: str) -> Example:
     run: tuple[dict[str, str], str] | None = None
     topics = spec_file = None
-    for m in _FENCE.finditer(body):
+    for m in FENCE.finditer(body):
         words = m.group(1).split()
         attrs = dict(w.split("=", 1) for w in words if "=" in w)
         flags = {w for w in words if "=" not in w}
@@ -116,7 +117,7 @@ def _example(code: str, where: str, body: str) -> Example:
     if run is None:
         raise CatalogError(f"{where}: {code}: an example needs a fenced block with spec=ID")
     attrs, text = run
-    note = " ".join(_FENCE.sub("", body).split())
+    note = " ".join(FENCE.sub("", body).split())
     return Example(attrs["spec"], text, topics, spec_file, attrs.get("saved-as", "utf-8"), note, body.strip())
 
 

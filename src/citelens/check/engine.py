@@ -9,6 +9,7 @@ on this).
 
 from __future__ import annotations
 
+from bisect import insort_left
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -33,8 +34,14 @@ from citelens.source.document import Item, SourceFile, decode, read_source
 from citelens.source.edits import shift
 from citelens.source.json_locate import Locator
 from citelens.source.json_nodes import locate
+from citelens.source.json_types import json_type
 
-_PROBLEM_CODES = {"duplicate_key": "duplicate_key", "nonfinite": "json_syntax", "overflow": "json_syntax"}
+_PROBLEM_CODES = {
+    "duplicate_key": "duplicate_key",
+    "nonfinite": "json_syntax",
+    "overflow": "json_syntax",
+    "surrogate": "encoding",
+}
 
 
 def run_rules(
@@ -47,8 +54,7 @@ def run_rules(
     report's topic; or give `topics` and it is looked up by the report's topic id."""
     if not isinstance(value, dict):
         view = ReportView(value={}, spec=spec, request=request)
-        kind = "a list" if isinstance(value, list) else type(value).__name__
-        view.add("schema", f"a report must be a JSON object, not {kind}")
+        view.add("schema", f"a report must be a JSON object, not {json_type(value)}")
         return view
     view = ReportView.build(value, spec, request)
     if request is None and topics and view.topic_id is not None:
@@ -171,10 +177,23 @@ class Checker:
         return reports
 
     def file_result(
-        self, source: SourceFile, path: str, report_findings: list[Finding], facts: list[ReportFacts]
+        self,
+        source: SourceFile,
+        path: str,
+        report_findings: list[Finding],
+        facts: list[ReportFacts],
+        *,
+        presorted: bool = False,
+        spans: dict | None = None,
     ) -> FileResult:
         """The file's result from its reports' findings (placed, severities applied) and
-        facts: adds the text problems and the cross-report findings, then sorts."""
+        facts: adds the text problems and the cross-report findings, then sorts.
+
+        For a caller that re-assembles a file after every edit (`citelens.session`):
+        `presorted` says `report_findings` are in file order already, so only the few
+        file-level findings are sorted in; `spans` is a cache, kept across calls, of where
+        a file-level finding goes inside its report (keyed by the report's decoded value,
+        which stands for its unchanged text)."""
         text = source.text
         findings: list[Finding] = [
             Finding(p.code, "error", p.message, start=p.start, end=p.end) for p in source.problems
@@ -189,15 +208,30 @@ class Checker:
                 findings.append(finding.with_span(0, 1))
                 return
             item = by_index[index]
+            key = (id(item.value), finding.pointer, finding.target) if spans is not None else None
+            hit = spans.get(key) if spans is not None else None
+            if hit is not None and hit[0] is item.value:
+                findings.append(finding.with_span(item.start + hit[1], item.start + hit[2]))
+                return
             locator = locators.get(index)
             if locator is None:
                 locator = locators[index] = Locator(text, item.start, unique_keys=True)
             start, end = _span(text, item, finding.pointer, finding.target, locator)
+            if spans is not None:
+                spans[key] = (item.value, start - item.start, end - item.start)
             findings.append(finding.with_span(start, end))  # no fixer exists for these codes
 
         check_coverage(facts, self.spec, self.topics, add)
-        findings = self.policy.apply(findings) + report_findings
-        findings.sort(key=lambda f: (f.start, f.end, f.code))
+        findings = self.policy.apply(findings)
+        if presorted:
+            findings.sort(key=_order)
+            merged = report_findings  # the caller's list, built for this call
+            for f in reversed(findings):  # each before its equals, as a stable sort puts it
+                insort_left(merged, f, key=_order)
+            findings = merged
+        else:
+            findings += report_findings
+            findings.sort(key=_order)
         return FileResult(path, source.line_index, findings, len(source.items))
 
     # --- one report -----------------------------------------------------------------
@@ -205,7 +239,9 @@ class Checker:
         """One report's findings (offsets relative to `item.start`, severities applied)
         and its facts for the cross-report rules (shared with the cache: copy before
         setting `index`). For callers that keep per-report state (`citelens.session`)."""
-        outcome = self._item(text, item)
+        # not cached when broken: an array element's syntax error can depend on the text
+        # after the element's span, which the cache key does not hold
+        outcome = self._item(text, item) if item.syntax is None else self._check_item(text, item)
         return self.policy.apply(outcome.findings), outcome.facts
 
     def fix_for(self, text: str, item: Item, finding: Finding) -> Fix | None:
@@ -305,6 +341,10 @@ class Checker:
         return replace(finding, fix=shift(repair, -base)) if repair else finding
 
 
+def _order(f: Finding) -> tuple[int, int, str]:
+    return f.start, f.end, f.code
+
+
 def _indexed(facts: ReportFacts, index: int) -> ReportFacts:
     facts.index = index  # not cached, so not shared: set in place
     return facts
@@ -341,6 +381,11 @@ def _problem_message(p) -> str:
         return (
             f"key {p.detail!r} appears twice in this object; JSON readers keep only the last "
             "value, so remove or rename one"
+        )
+    if p.kind == "surrogate":
+        return (
+            f"this string holds {p.detail}, half of a UTF-16 surrogate pair with no other half: "
+            "not a character, and no UTF-8 writer can write it; remove it or complete the pair"
         )
     if p.kind == "nonfinite":
         return f"{p.detail} is not valid JSON (Python writes it for NaN/inf); use a number or null"

@@ -50,6 +50,11 @@ SHAPE_NAMES = {
 }
 
 
+#: the metadata keys that name the topic; the reference model fills each from the others,
+#: so after loading they hold one id (RAG says narrative_id, RAGTIME topic_id/request_id)
+TOPIC_ID_ALIASES = ("topic_id", "narrative_id", "request_id")
+
+
 class TopicInfo(Protocol):
     id: str
     text: str | None

@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "rules": ("rules", "explain the finding codes"),
     "index": ("index", "build the local index of corpus files (incremental, resumable)"),
     "show": ("show", "print a document from the configured document sources"),
+    "serve": ("serve", "run the language server (LSP over stdio) for editors"),
 }
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2

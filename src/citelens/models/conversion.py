@@ -16,18 +16,11 @@ from typing import TYPE_CHECKING, Any
 from citelens.models.citation_ranking import RankedCitations, rank_citations, truncate
 from citelens.models.metadata_map import map_metadata
 from citelens.models.sentences import ReportSentence, sentence_class_for
-from citelens.specs import resolve_spec
+from citelens.specs import require_spec
 
 if TYPE_CHECKING:
     from citelens.models.report import Report
     from citelens.specs import TrackSpec
-
-
-def resolve(spec: TrackSpec | str) -> TrackSpec:
-    resolved = resolve_spec(spec)
-    if resolved is None:
-        raise TypeError("a target spec is required")
-    return resolved
 
 
 def citation_limit(spec: TrackSpec) -> int | None:
@@ -64,7 +57,7 @@ def emit(ranked: RankedCitations | None, tag: str, position: dict[str, int]) -> 
 
 def convert(report: Report, spec: TrackSpec | str) -> Report:
     """A new `Report` whose sentences, references and metadata follow `spec` (id or TrackSpec)."""
-    spec = resolve(spec)
+    spec = require_spec(spec)
     tag = spec.emit_sentence_type
     cls: type[ReportSentence] = sentence_class_for(tag)
     limit = citation_limit(spec)

@@ -20,7 +20,8 @@ from citelens.check import Finding as EngineFinding
 from citelens.check import Policy, check_report
 from citelens.check.rules.coverage import ReportFacts, check_coverage, report_facts, topic_findings
 from citelens.check.view import ReportView
-from citelens.models.verification import report_value, resolve, topic_info
+from citelens.models.verification import report_value, topic_info
+from citelens.specs import resolve_spec
 
 if TYPE_CHECKING:
     from citelens.models.report import Report
@@ -111,7 +112,7 @@ class ReportVerification:
         strict: bool = False,
     ) -> None:
         self.reports = list(reports)
-        self.spec = resolve(spec)
+        self.spec = resolve_spec(spec)
         self.requests = dict(requests or {})
         self.strict = strict
         self.findings: list[VerificationFinding] = []

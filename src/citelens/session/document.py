@@ -13,7 +13,7 @@ from citelens.check.result import FileResult
 from citelens.session.changes import TextChange
 from citelens.session.conversion import ConversionResult, convert_items
 from citelens.session.lookup import CitationInfo, NodeInfo, SentenceInfo, node_at, sentences
-from citelens.session.reports import Outcome, Reports
+from citelens.session.reports import Outcome, Reports, placed
 from citelens.source.document import Item, TextProblem
 from citelens.source.line_index import LineIndex
 
@@ -43,6 +43,7 @@ class OpenDocument:
         self._result: FileResult | None = None
         self._checker: Checker | None = None
         self._generation = -1
+        self._spans: dict = {}  # where file-level findings go in each report (see file_result)
 
     # --- text -----------------------------------------------------------------------
     @property
@@ -93,6 +94,7 @@ class OpenDocument:
             checker = self.workspace.checker_for(self.path)
             if checker is not self._checker:
                 self._reports.forget_outcomes()
+                self._spans.clear()
                 self._result = None
             self._checker, self._generation = checker, self.workspace.generation
         return self._checker
@@ -111,19 +113,32 @@ class OpenDocument:
             outcome = outcomes[n]
             if outcome is None:
                 found, fact = checker.report_outcome(text, item)
+                found = sorted(found, key=_order)  # reports are in file order: so is the whole
                 outcome = outcomes[n] = Outcome(found, replace(fact, index=item.index) if fact else None)
-            at = item.start
-            if at:
-                findings.extend([f.with_span(f.start + at, f.end + at) for f in outcome.findings])
-            else:
-                findings.extend(outcome.findings)
+            if outcome.findings:
+                at = item.start
+                if outcome.placed_at != at:
+                    outcome.placed = [placed(f, at) for f in outcome.findings]
+                    outcome.placed_at = at
+                findings += outcome.placed  # type: ignore[arg-type]
             fact = outcome.facts
             if fact is not None:
                 if fact.index != item.index:
                     fact = outcome.facts = replace(fact, index=item.index)
                 facts.append(fact)
         name = str(self.path) if self.path is not None else self.uri
-        self._result = checker.file_result(reports.source(), name, findings, facts)
+        if len(self._spans) > 4 * len(reports.items) + 1000:
+            self._spans.clear()  # places of reports that no longer exist
+        self._result = checker.file_result(
+            reports.source(),
+            name,
+            findings,
+            facts,
+            # each report's findings lie inside its line; in an array, a broken element's
+            # syntax error can sit on the next element's first character
+            presorted=reports.layout == "jsonl",
+            spans=self._spans,
+        )
         return self._result
 
     # --- lookups --------------------------------------------------------------------
@@ -241,6 +256,10 @@ class OpenDocument:
                 broken.append(Finding("json_syntax", "error", reports.syntax.message, start=at, end=at + 1))
             out.broken = broken + out.broken
         return out
+
+
+def _order(f: Finding) -> tuple[int, int, str]:
+    return f.start, f.end, f.code
 
 
 def _bisect(items: list[Item], offset: int) -> int:

@@ -8,12 +8,12 @@ them with non-ASCII kept, which is how run files are usually made.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from citelens.source.json_nodes import Node
+from citelens.source.json_text import json_dumps
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +38,7 @@ class Fix:
 
 
 def dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    return json_dumps(value)
 
 
 def replace_value(node: Node, value: Any) -> Edit:

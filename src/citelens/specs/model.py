@@ -27,11 +27,13 @@ __all__ = [
     "REFERENCES_KINDS",
     "REPORT_CODES",
     "REQUIRED_FIELDS",
+    "SENTENCES_KEYS",
     "SENTENCE_TYPES",
     "SMELL_CODES",
     "SPEC_FIELDS",
     "STRUCTURE_CODES",
     "TASKS",
+    "TOPIC_ID_FIELDS",
     "TrackSpec",
 ]
 
@@ -40,3 +42,6 @@ REFERENCES_KINDS = ("cited_only", "retrieval_list", "none", "ignore")
 LENGTH_UNITS = ("words", "chars")
 LAYOUTS = ("metadata", "flat")
 TASKS = ("generation", "repgen")
+SENTENCES_KEYS = ("answer", "responses")
+#: the names autojudge-base's metadata model keeps the topic id under (kept in sync)
+TOPIC_ID_FIELDS = ("narrative_id", "topic_id", "request_id")

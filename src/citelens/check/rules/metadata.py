@@ -9,16 +9,13 @@ from citelens.check.finding import Finding, Target
 from citelens.check.fix_context import FixContext, id_to_string
 from citelens.check.rule import Rule
 from citelens.check.rules.schema import check_schema
-from citelens.check.view import ReportView
+from citelens.check.view import TOPIC_ID_ALIASES, ReportView
 from citelens.source.edits import Fix, fix, remove_members
-
-# keys the reference model fills from each other (topic id aliases)
-_TOPIC_ALIASES = ("topic_id", "narrative_id", "request_id")
 
 
 def _value_of(view: ReportView, key: str) -> Any:
     """A metadata value as the reference model sees it (topic id aliases are synced)."""
-    if key in _TOPIC_ALIASES and view.spec.layout == "metadata":
+    if key in TOPIC_ID_ALIASES and view.spec.layout == "metadata":
         return view.topic_id
     return view.meta.get(key)
 

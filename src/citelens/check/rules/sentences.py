@@ -17,6 +17,7 @@ from citelens.check.rules.sentences_fixes import (
     fix_reference_index,
 )
 from citelens.check.view import FAMILY, SHAPE_NAMES, ReportView, blank, is_number
+from citelens.source.json_types import JSON_TYPE_PLURALS, json_shown, json_type
 
 
 def check_empty_answer(view: ReportView) -> bool:
@@ -71,20 +72,9 @@ def check_shapes(view: ReportView) -> None:
 
 def _describe(value: object) -> str:
     if isinstance(value, list):
-        types = sorted({type(v).__name__ for v in value})
-        return "a list of " + " and ".join(
-            {
-                "str": "strings",
-                "int": "integers",
-                "float": "decimals",
-                "NoneType": "nulls",
-                "bool": "booleans",
-                "dict": "objects",
-                "list": "lists",
-            }.get(t, t)
-            for t in types
-        )
-    return {str: "a string", int: "a number", float: "a number", bool: "a boolean"}.get(type(value), "other")
+        names = sorted({JSON_TYPE_PLURALS[json_type(v)] for v in value})
+        return "an array of " + " and ".join(names)
+    return json_type(value)
 
 
 def check_sentences(view: ReportView) -> None:
@@ -146,7 +136,7 @@ def check_sentences(view: ReportView) -> None:
                     )
                     view.add(
                         "reference_index",
-                        f"{key}[{i}] cites reference index {c!r}, {what}: "
+                        f"{key}[{i}] cites reference index {json_shown(c)}, {what}: "
                         f"the references list has {len(refs)} entries, so valid indices are "
                         + (f"0..{len(refs) - 1}" if refs else "none"),
                         *view.sptr(i, "citations", j),
@@ -212,7 +202,7 @@ def check_scores(view: ReportView) -> None:
                     continue
                 view.add(
                     "citation_score",
-                    f"{key}[{i}] cites {doc!r} with score {score!r}; a score "
+                    f"{key}[{i}] cites {doc!r} with score {json_shown(score)}; a score "
                     "must be a JSON number (e.g. 0.5)",
                     *view.sptr(i, "citations", doc),
                 )

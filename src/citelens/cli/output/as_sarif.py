@@ -10,7 +10,6 @@ be UTF-16 code units), with `endColumn` exclusive, as SARIF defines it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from citelens.check.catalog import docs_uri
 from citelens.check.result import FileResult
 from citelens.cli.output.as_statistics import RuleSummary, summary_of
 from citelens.cli.output.locations import located_findings, repo_relative
+from citelens.source.json_text import json_dumps
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"
@@ -94,4 +94,4 @@ def sarif_log(
 
 def render_sarif(results: list[FileResult], **options: Any) -> str:
     """`sarif_log` as indented JSON; `options` as for `sarif_log`."""
-    return json.dumps(sarif_log(results, **options), ensure_ascii=False, indent=2) + "\n"
+    return json_dumps(sarif_log(results, **options), indent=2) + "\n"

@@ -1,0 +1,44 @@
+"""`python -m citelens_server [--tcp HOST:PORT]`: serve over stdio (the default)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+
+def create_server():  # -> CiteLensServer (imports kept inside: `--help` stays instant)
+    from citelens_server import actions, commands, hover, lifecycle, navigation, sync
+    from citelens_server.server import CiteLensServer
+
+    server = CiteLensServer()
+    for module in (lifecycle, sync, actions, hover, navigation, commands):
+        module.register(server)
+    return server
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="citelens serve", description="Run the CiteLens language server.")
+    parser.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (the default)")
+    parser.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP port instead (for debugging)")
+    args = parser.parse_args(argv)
+
+    from citelens_server import logs
+
+    server = create_server()
+    server.log_handler = logs.setup(server)
+    if args.tcp:
+        host, _, port = args.tcp.rpartition(":")
+        server.start_tcp(host or "127.0.0.1", int(port))
+        return 0
+    # The protocol owns the real stdout; anything else printing goes to stderr.
+    protocol_out = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
+    protocol_in = sys.stdin.buffer
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    sys.stdout = sys.stderr
+    server.start_io(protocol_in, protocol_out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,208 @@
+"""Code actions: the engine's fixes as quick fixes, fix-all, `source.fixAll.citelens`, and
+conversions of a report or the whole file to another spec.
+
+Quick fixes carry their edit (cheap). Fix-all and conversions are resolved lazily
+(`codeAction/resolve`) when the client supports it; each is one `WorkspaceEdit` so it
+undoes in one step. Conversion titles say what will be lost (the loss notes).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from lsprotocol import types
+
+from citelens.check.finding import Edit
+from citelens_server.diagnostics import SOURCE, finding_for
+from citelens_server.edits import text_change, workspace_edit
+from citelens_server.positions import range_offsets
+from citelens_server.server import CiteLensServer
+
+log = logging.getLogger("citelens_server")
+
+FIX_ALL = "source.fixAll.citelens"
+CONVERT_REPORT = "refactor.rewrite.citelens.convert"
+CONVERT_FILE = "source.convert.citelens"
+KINDS = [types.CodeActionKind.QuickFix, FIX_ALL, CONVERT_REPORT, CONVERT_FILE]
+#: above this many reports a whole-file conversion is offered only when asked for by kind
+EAGER_FILE_CONVERSION_MAX = 200
+
+
+def _wanted(only: list[str] | None, kind: str) -> bool:
+    """LSP `context.only`: a kind is wanted if it equals or refines one of them."""
+    if not only:
+        return True
+    return any(kind == o or kind.startswith(o + ".") for o in only)
+
+
+def register(server: CiteLensServer) -> None:
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(code_action_kinds=KINDS, resolve_provider=True),
+    )
+    def code_action(ls: CiteLensServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
+        doc = ls.document(params.text_document.uri)
+        if doc is None:
+            return None
+        only = params.context.only
+        lazy = _resolves_edits(ls)
+        actions: list[types.CodeAction] = []
+        if _wanted(only, types.CodeActionKind.QuickFix):
+            actions += quick_fixes(ls, doc, params.context.diagnostics, lazy)
+        if _wanted(only, FIX_ALL):
+            actions += fix_all_actions(ls, doc, lazy)
+        start, end = range_offsets(doc.line_index, params.range, ls.encoding)
+        if _wanted(only, CONVERT_REPORT) and (only or not params.context.diagnostics):
+            actions += convert_actions(ls, doc, start, lazy, whole_file=False)
+        if _wanted(only, CONVERT_FILE) and (only or doc.result.reports <= EAGER_FILE_CONVERSION_MAX):
+            actions += convert_actions(ls, doc, start, lazy, whole_file=True)
+        return actions
+
+    @server.feature(types.CODE_ACTION_RESOLVE)
+    def resolve(ls: CiteLensServer, action: types.CodeAction) -> types.CodeAction:
+        data = action.data if isinstance(action.data, dict) else {}
+        doc = ls.document(data.get("uri", ""))
+        if doc is None or data.get("version") != doc.version:
+            log.info("code action %r: the document changed since it was offered; not applied", action.title)
+            return action
+        action.edit = compute_edit(ls, doc, data)
+        return action
+
+
+def compute_edit(ls: CiteLensServer, doc: Any, data: dict) -> types.WorkspaceEdit | None:
+    what = data.get("what")
+    if what == "fix_all":
+        outcome = doc.fix_all(data.get("code"))
+        start, end, text = text_change(doc.text, outcome.text)
+        return workspace_edit(ls, doc, [Edit(start, end, text)] if outcome.text != doc.text else [])
+    if what == "convert":
+        result = doc.convert_edits(data["target"], data.get("report"))
+        return workspace_edit(ls, doc, result.edits)
+    return None
+
+
+def quick_fixes(
+    ls: CiteLensServer, doc: Any, diagnostics: list[types.Diagnostic], lazy: bool
+) -> list[types.CodeAction]:
+    findings = doc.result.findings
+    actions: list[types.CodeAction] = []
+    codes_seen: set[str] = set()
+    for diagnostic in diagnostics:
+        if diagnostic.source != SOURCE:
+            continue
+        start, end = range_offsets(doc.line_index, diagnostic.range, ls.encoding)
+        finding = finding_for(diagnostic.code, start, end, findings)
+        if finding is None:
+            continue
+        fix = doc.fix_for(finding)
+        if fix is None:
+            continue
+        actions.append(
+            types.CodeAction(
+                title=fix.title,
+                kind=types.CodeActionKind.QuickFix,
+                diagnostics=[diagnostic],
+                is_preferred=fix.applicability == "safe",
+                edit=workspace_edit(ls, doc, fix.edits),
+            )
+        )
+        if finding.code in codes_seen:
+            continue
+        codes_seen.add(finding.code)
+        same = sum(1 for f in findings if f.code == finding.code)
+        if same > 1:
+            data = {"what": "fix_all", "code": finding.code, "uri": doc.uri, "version": doc.version}
+            actions.append(
+                _lazy_action(
+                    ls, doc, f"Fix all {finding.code} in this file", types.CodeActionKind.QuickFix, data, lazy
+                )
+            )
+    return actions
+
+
+def fix_all_actions(ls: CiteLensServer, doc: Any, lazy: bool) -> list[types.CodeAction]:
+    data = {"what": "fix_all", "code": None, "uri": doc.uri, "version": doc.version}
+    action = _lazy_action(ls, doc, "Fix all safe CiteLens problems", FIX_ALL, data, lazy)
+    if action.edit is not None and not _has_edits(action.edit):
+        return []
+    return [action]
+
+
+def convert_actions(
+    ls: CiteLensServer, doc: Any, offset: int, lazy: bool, *, whole_file: bool
+) -> list[types.CodeAction]:
+    from citelens.specs import builtin_specs
+
+    report = None
+    if not whole_file:
+        node = doc.node_at(offset)
+        if node is None or node.report is None:
+            return []
+        report = node.report
+    current = _current_spec(ls, doc)
+    actions = []
+    for spec_id in sorted(builtin_specs()):
+        if spec_id == current:
+            continue
+        try:
+            result = doc.convert_edits(spec_id, report)
+        except Exception as exc:
+            log.info("no conversion to %s: %s", spec_id, exc)
+            continue
+        if not result.edits or result.broken:
+            if result.broken:  # the CLI writes nothing then either
+                log.info("no conversion to %s: %d report(s) cannot be converted", spec_id, len(result.broken))
+            continue
+        where = "file" if whole_file else "this report"
+        title = f"Convert {where} to {spec_id}" + _loss_summary(result.notes)
+        data = {
+            "what": "convert",
+            "target": spec_id,
+            "report": report,
+            "uri": doc.uri,
+            "version": doc.version,
+        }
+        kind = CONVERT_FILE if whole_file else CONVERT_REPORT
+        action = types.CodeAction(title=title, kind=kind, data=data)
+        action.edit = None if lazy else workspace_edit(ls, doc, result.edits)
+        actions.append(action)
+    return actions
+
+
+def _loss_summary(notes: list[Any]) -> str:
+    if not notes:
+        return " (nothing lost)"
+    codes: dict[str, int] = {}
+    for n in notes:
+        codes[n.code] = codes.get(n.code, 0) + 1
+    listed = ", ".join(f"{count}× {code}" for code, count in sorted(codes.items()))
+    return f" (loses: {listed})"
+
+
+def _current_spec(ls: CiteLensServer, doc: Any) -> str | None:
+    try:
+        return ls.session.settings_for(doc.path).spec if doc.path else None
+    except Exception:
+        return None
+
+
+def _lazy_action(
+    ls: CiteLensServer, doc: Any, title: str, kind: str, data: dict, lazy: bool
+) -> types.CodeAction:
+    action = types.CodeAction(title=title, kind=kind, data=data)
+    if not lazy:
+        action.edit = compute_edit(ls, doc, data)
+    return action
+
+
+def _has_edits(edit: types.WorkspaceEdit) -> bool:
+    if edit.document_changes:
+        return any(getattr(c, "edits", None) for c in edit.document_changes)
+    return any(edit.changes.values()) if edit.changes else False
+
+
+def _resolves_edits(ls: CiteLensServer) -> bool:
+    td = ls.client_capabilities.text_document
+    support = td.code_action.resolve_support if td and td.code_action else None
+    return bool(support and "edit" in (support.properties or []))

@@ -1,0 +1,180 @@
+"""Workspace commands: check every run in the workspace (with progress and cancellation),
+convert a file, set the track spec, show a cited document.
+
+Long work runs cooperatively on the event loop, one file at a time with a yield between
+files, so hovers and diagnostics of open files are answered meanwhile; the client can
+cancel through the progress token or by cancelling the request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+
+from citelens_server.documents import find_document, report_value
+from citelens_server.edits import workspace_edit
+from citelens_server.server import REPORT_SUFFIXES, CiteLensServer, _supports, uri_path
+
+log = logging.getLogger("citelens_server")
+
+CHECK_WORKSPACE = "citelens.checkWorkspace"
+CONVERT_FILE = "citelens.convertFile"
+SET_SPEC = "citelens.setSpec"
+SHOW_DOCUMENT = "citelens.showDocument"
+SKIPPED_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", ".mypy_cache", ".ruff_cache"}
+MAX_FILES = 5000
+_tokens = itertools.count(1)
+
+
+def run_files(ls: CiteLensServer) -> list[Path]:
+    """The run files under the workspace folders: `*.jsonl`, `*.json` and the `files` globs."""
+    found: list[Path] = []
+    for folder in ls.folders:
+        for path in sorted(folder.rglob("*")):
+            if len(found) >= MAX_FILES:
+                return found
+            if any(part in SKIPPED_DIRS for part in path.relative_to(folder).parts):
+                continue
+            if path.is_file() and (
+                path.name.lower().endswith(REPORT_SUFFIXES) or ls._matches_configured_globs(path)
+            ):
+                found.append(path)
+    return found
+
+
+def register(server: CiteLensServer) -> None:
+    @server.command(CHECK_WORKSPACE)
+    async def check_workspace(ls: CiteLensServer, *args: Any) -> dict[str, Any]:
+        files = run_files(ls)
+        token = f"citelens-check-{next(_tokens)}"
+        progress = _supports(ls.client_capabilities, "window.work_done_progress")
+        if progress:
+            try:
+                await asyncio.wait_for(ls.work_done_progress.create_async(token), 5)
+            except Exception as exc:
+                log.info("no progress shown (%s)", exc or "timeout")
+                progress = False
+        if progress:
+            ls.work_done_progress.begin(
+                token,
+                types.WorkDoneProgressBegin(
+                    title="Checking the workspace's runs", cancellable=True, percentage=0
+                ),
+            )
+        summary: dict[str, Any] = {"files": [], "cancelled": False}
+        try:
+            for n, path in enumerate(files):
+                if progress and ls.work_done_progress.tokens[token].cancelled():
+                    summary["cancelled"] = True
+                    break
+                summary["files"].append(_check_one(ls, path))
+                if progress:
+                    ls.work_done_progress.report(
+                        token,
+                        types.WorkDoneProgressReport(
+                            message=f"{n + 1}/{len(files)} {path.name}",
+                            percentage=int(100 * (n + 1) / len(files)),
+                        ),
+                    )
+                await asyncio.sleep(0)  # let other requests through between files
+        finally:
+            if progress:
+                done = "cancelled" if summary["cancelled"] else f"{len(summary['files'])} file(s) checked"
+                ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message=done))
+        return summary
+
+    @server.command(CONVERT_FILE)
+    async def convert_file(ls: CiteLensServer, uri: str, target: str, *rest: Any) -> dict[str, Any]:
+        doc = ls.document(uri)
+        if doc is None:
+            return {"applied": False, "reason": "the file is not open"}
+        result = doc.convert_edits(target)
+        if result.broken:
+            return {"applied": False, "reason": f"{len(result.broken)} report(s) cannot be converted"}
+        answer = await ls.workspace_apply_edit_async(
+            types.ApplyWorkspaceEditParams(
+                edit=workspace_edit(ls, doc, result.edits), label=f"Convert to {target}"
+            )
+        )
+        return {"applied": bool(answer.applied), "lost": [n.message for n in result.notes]}
+
+    @server.command(SET_SPEC)
+    async def set_spec(ls: CiteLensServer, uri: str, spec: str, *rest: Any) -> dict[str, Any]:
+        path = uri_path(uri)
+        if path is None:
+            return {"applied": False, "reason": "not a file"}
+        edit = spec_edit(ls, path, spec)
+        answer = await ls.workspace_apply_edit_async(
+            types.ApplyWorkspaceEditParams(edit=edit, label=f"Set the track spec to {spec}")
+        )
+        return {"applied": bool(answer.applied)}
+
+    @server.command(SHOW_DOCUMENT)
+    def show_document(
+        ls: CiteLensServer, uri: str, line: int, character: int, *rest: Any
+    ) -> dict[str, Any] | None:
+        """The cited document at a position, for the client's read-only virtual document."""
+        doc = ls.document(uri)
+        if doc is None:
+            return None
+        from citelens_server.positions import offset_at
+
+        offset = offset_at(doc.line_index, line, character, ls.encoding)
+        citation = doc.citation_at(offset)
+        if citation is None or citation.doc_id is None:
+            return None
+        report, _ = report_value(doc, offset)
+        found = find_document(report, citation.doc_id)
+        if found is None:
+            return None
+        return {"id": found.doc_id, "title": found.title, "text": found.text, "origin": found.origin}
+
+
+def _check_one(ls: CiteLensServer, path: Path) -> dict[str, Any]:
+    uri = path.as_uri()
+    try:
+        result = ls.session.check_file(path)
+    except Exception as exc:  # a settings or read problem: reported, the scan goes on
+        log.warning("%s: not checked: %s", path, exc)
+        return {"uri": uri, "error": str(exc)}
+    if uri not in ls.open_reports and not ls.pull:
+        from citelens_server.diagnostics import DiagnosticsJson
+
+        body = DiagnosticsJson().render(result.findings, result.line_index, ls.encoding)
+        ls.protocol.send_body(
+            f'{{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{{"uri":"{uri}","diagnostics":{body}}}}}'
+        )
+    return {"uri": uri, "errors": result.count("error"), "warnings": result.count("warning")}
+
+
+def spec_edit(ls: CiteLensServer, path: Path, spec: str) -> types.WorkspaceEdit:
+    """Write `spec = "<id>"` into the project file governing `path` (made in the workspace
+    folder, or next to the file, when there is none)."""
+    settings = ls.session.settings_for(path)
+    config = getattr(settings, "source", None)
+    line = f'spec = "{spec}"\n'
+    if config is not None and Path(config).name == "citelens.toml" and Path(config).is_file():
+        text = Path(config).read_text(encoding="utf-8")
+        lines = text.splitlines(keepends=True)
+        for i, existing in enumerate(lines):
+            if existing.split("=", 1)[0].strip() == "spec":
+                rng = types.Range(types.Position(i, 0), types.Position(i + 1, 0))
+                break
+        else:
+            rng = types.Range(types.Position(0, 0), types.Position(0, 0))
+        return types.WorkspaceEdit(
+            changes={Path(config).as_uri(): [types.TextEdit(range=rng, new_text=line)]}
+        )
+    folder = next((f for f in ls.folders if path.is_relative_to(f)), path.parent)
+    target = (folder / "citelens.toml").as_uri()
+    create = types.CreateFile(uri=target, options=types.CreateFileOptions(ignore_if_exists=True))
+    insert = types.TextDocumentEdit(
+        text_document=types.OptionalVersionedTextDocumentIdentifier(uri=target, version=None),
+        edits=[types.TextEdit(range=types.Range(types.Position(0, 0), types.Position(0, 0)), new_text=line)],
+    )
+    return types.WorkspaceEdit(document_changes=[create, insert])

@@ -1,0 +1,136 @@
+"""Findings -> LSP diagnostics, and when to publish them.
+
+A diagnostic is built as a plain JSON dict (see positions.py for why) carrying the
+finding's code, a `codeDescription` link to the rule's documentation, `source:
+"citelens"` and, in `data`, what the code-action handler needs to find the finding again
+(code and offsets, and the version they belong to).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from citelens.check.catalog import docs_uri
+from citelens.check.finding import Finding
+from citelens.source.line_index import LineIndex
+from citelens_server.positions import Encoding, span_range
+
+log = logging.getLogger("citelens_server")
+
+SEVERITY = {"error": 1, "warning": 2, "info": 3}
+SOURCE = "citelens"
+
+
+def _doc_link(code: str, cache: dict[str, str | None] = {}) -> str | None:  # noqa: B006 (a cache)
+    if code not in cache:
+        try:
+            cache[code] = docs_uri(code)
+        except Exception:  # the catalog is package data; a broken install must not stop diagnostics
+            log.exception("no documentation link for %s", code)
+            cache[code] = None
+    return cache[code]
+
+
+def to_diagnostic(finding: Finding, index: LineIndex, encoding: Encoding) -> dict[str, Any]:
+    diagnostic: dict[str, Any] = {
+        "range": span_range(index, finding.start, finding.end, encoding),
+        "severity": SEVERITY.get(finding.severity, 1),
+        "code": finding.code,
+        "source": SOURCE,
+        "message": finding.message,
+        "data": {"code": finding.code, "pointer": finding.pointer},
+    }
+    href = _doc_link(finding.code)
+    if href:
+        diagnostic["codeDescription"] = {"href": href}
+    return diagnostic
+
+
+class DiagnosticsJson:
+    """The diagnostics of one document as JSON text, reusing the text of every diagnostic
+    whose line is unchanged since the last time.
+
+    A one-character edit of a 1,000-report run changes one line; the other thousands of
+    diagnostics keep their line, column and text, so only the edited line's are converted
+    and serialised again. A diagnostic is keyed by its finding and its code-point line and
+    columns, and by the text of its lines (a character added earlier on the same line can
+    change its UTF-16 column without changing its code-point column).
+    """
+
+    def __init__(self) -> None:
+        self._fragments: dict[tuple, str] = {}
+
+    def render(self, findings: list[Finding], index: LineIndex, encoding: Encoding) -> str:
+        starts, text = index.starts, index.text
+        line_of = index.line_of
+        line_keys: dict[int, str] = {}
+        old, new = self._fragments, {}
+        parts = []
+        for f in findings:
+            ls, le = line_of(f.start), line_of(f.end)
+            hs = line_keys.get(ls)
+            if hs is None:
+                hs = line_keys[ls] = text[starts[ls] : index.line_end(ls, with_break=True)]
+            he = hs if le == ls else line_keys.get(le)
+            if he is None:
+                he = line_keys[le] = text[starts[le] : index.line_end(le, with_break=True)]
+            key = (
+                f.code,
+                f.severity,
+                f.message,
+                f.pointer,
+                ls,
+                f.start - starts[ls],
+                le,
+                f.end - starts[le],
+                hs,
+                he,
+            )
+            fragment = old.get(key)
+            if fragment is None:
+                fragment = json.dumps(to_diagnostic(f, index, encoding))
+            new[key] = fragment
+            parts.append(fragment)
+        self._fragments = new
+        return "[" + ",".join(parts) + "]"
+
+
+def finding_for(code: Any, start: int, end: int, findings: list[Finding]) -> Finding | None:
+    """The finding a diagnostic names (its code and its range, as offsets), in the
+    document's current result."""
+    near = None
+    for f in findings:
+        if f.code == code and f.start == start:
+            if f.end == end:
+                return f
+            near = near or f  # an end inside a CRLF comes back clamped to the line end
+    return near
+
+
+class Debouncer:
+    """One pending run per document: a newer request replaces the older one."""
+
+    def __init__(self) -> None:
+        self._pending: dict[str, asyncio.TimerHandle | asyncio.Handle] = {}
+
+    def schedule(self, uri: str, delay_s: float, run: Callable[[str], None]) -> None:
+        self.cancel(uri)
+        loop = asyncio.get_running_loop()
+
+        def fire() -> None:
+            self._pending.pop(uri, None)
+            run(uri)
+
+        self._pending[uri] = loop.call_soon(fire) if delay_s <= 0 else loop.call_later(delay_s, fire)
+
+    def cancel(self, uri: str) -> None:
+        handle = self._pending.pop(uri, None)
+        if handle is not None:
+            handle.cancel()
+
+    def pending(self, uri: str) -> bool:
+        return uri in self._pending

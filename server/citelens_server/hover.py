@@ -1,0 +1,129 @@
+"""Hovers: a citation's document and evidence, a sentence's citations, a finding's rule.
+
+Every piece of report or document text is escaped before it becomes Markdown; clients
+that take only plain text get the same content unformatted. The hover's range is exactly
+the node's span.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from lsprotocol import types
+
+from citelens_server import markdown
+from citelens_server.documents import find_document, report_value
+from citelens_server.evidence import judge
+from citelens_server.positions import lsp_range, offset_at
+from citelens_server.server import CiteLensServer
+
+log = logging.getLogger("citelens_server")
+
+VERDICT_ICON = {"supported": "✔", "partial": "◐", "unsupported": "✘"}
+
+
+def register(server: CiteLensServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    def hover(ls: CiteLensServer, params: types.HoverParams) -> types.Hover | None:
+        doc = ls.document(params.text_document.uri)
+        if doc is None:
+            return None
+        index = doc.line_index
+        offset = offset_at(index, params.position.line, params.position.character, ls.encoding)
+        fmt = markdown.Markdown() if _takes_markdown(ls) else markdown.PlainText()
+        built = build_hover(doc, offset, fmt)
+        if built is None:
+            return None
+        lines, (start, end) = built
+        text = "\n\n".join(lines)
+        kind = types.MarkupKind.Markdown if fmt.kind == "markdown" else types.MarkupKind.PlainText
+        return types.Hover(
+            contents=types.MarkupContent(kind=kind, value=text),
+            range=lsp_range(index, start, end, ls.encoding),
+        )
+
+
+def build_hover(doc: Any, offset: int, fmt: Any) -> tuple[list[str], tuple[int, int]] | None:
+    """(Markdown paragraphs, the span they are about) at `offset`, or None."""
+    parts: list[str] = []
+    span: tuple[int, int] | None = None
+    citation = doc.citation_at(offset)
+    if citation is not None:
+        sentence = doc.sentence_at(citation.start)
+        report, _ = report_value(doc, offset)
+        parts.append(citation_markdown(citation, sentence.text if sentence else None, report, fmt))
+        span = (citation.start, citation.end)
+    else:
+        sentence = doc.sentence_at(offset)
+        if sentence is not None:
+            report, _ = report_value(doc, offset)
+            parts.append(
+                f"{fmt.bold(f'Sentence {sentence.index + 1}')} · {len(sentence.citations)} citation(s)"
+            )
+            for c in sentence.citations:
+                parts.append(citation_markdown(c, sentence.text, report, fmt))
+            span = (sentence.start, sentence.end)
+    for finding in _findings_at(doc, offset):
+        parts.append(finding_markdown(finding, fmt))
+        if span is None:
+            span = (finding.start, finding.end)
+    if not parts or span is None:
+        return None
+    return parts, span
+
+
+def citation_markdown(citation: Any, sentence: str | None, report: dict | None, fmt: Any) -> str:
+    doc_id = citation.doc_id
+    if doc_id is None:
+        return f"{fmt.bold('Citation')} that resolves to no document (see the diagnostic here)"
+    head = fmt.bold(fmt.text(doc_id))
+    if citation.score is not None:
+        head += f" · cited with score {citation.score:g}"
+    found = find_document(report, doc_id)
+    if found is None:
+        return (
+            head
+            + "\n\nThe document's text is not at hand (not embedded in the report; no corpus configured)."
+        )
+    lines = [head]
+    if found.title:
+        lines.append(fmt.italic(fmt.text(found.title)))
+    lines.append(f"from {fmt.text(found.origin)}")
+    if sentence:
+        ev = judge(sentence, doc_id, found.text)
+        score = f" (alignment score {ev.score:.2f})" if ev.score is not None else ""
+        lines.append(f"{VERDICT_ICON.get(ev.verdict, '')} {fmt.bold(ev.verdict)}{score}")
+        if ev.marked:
+            lines.append(fmt.quote(fmt.marked(ev.marked)))
+    return "\n\n".join(lines)
+
+
+def finding_markdown(finding: Any, fmt: Any) -> str:
+    from citelens.check.catalog import docs_uri, summary
+
+    text = f"{fmt.bold(fmt.text(finding.code))}: {fmt.text(finding.message)}"
+    about = summary(finding.code)
+    if about:
+        text += f"\n\n{fmt.text(about)}"
+    href = docs_uri(finding.code)
+    if href:
+        text += "\n\n" + fmt.link(f"Documentation of {fmt.text(finding.code)}", href)
+    return text
+
+
+def _findings_at(doc: Any, offset: int) -> list[Any]:
+    try:
+        findings = doc.result.findings
+    except Exception:
+        log.exception("findings for the hover")
+        return []
+    return [f for f in findings if f.start <= offset < f.end][:3]
+
+
+def _takes_markdown(ls: CiteLensServer) -> bool:
+    formats = None
+    td = ls.client_capabilities.text_document
+    if td is not None and td.hover is not None:
+        formats = td.hover.content_format
+    return not formats or types.MarkupKind.Markdown in formats

@@ -1,0 +1,36 @@
+"""Pull diagnostics (`textDocument/diagnostic`), registered when the client supports them.
+
+The result id names the document version and the settings generation, so an unchanged
+document under unchanged settings is answered `unchanged`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from lsprotocol import types
+
+from citelens_server.protocol import Json
+from citelens_server.server import CiteLensServer
+
+
+def result_id(ls: CiteLensServer, doc: Any) -> str:
+    return f"{doc.version}/{ls.generation}"
+
+
+def register(server: CiteLensServer) -> None:
+    @server.feature(
+        types.TEXT_DOCUMENT_DIAGNOSTIC,
+        types.DiagnosticOptions(
+            identifier="citelens", inter_file_dependencies=False, workspace_diagnostics=False
+        ),
+    )
+    def diagnostic(ls: CiteLensServer, params: types.DocumentDiagnosticParams) -> Json:
+        doc = ls.document(params.text_document.uri)
+        if doc is None:
+            return Json({"kind": "full", "items": []})
+        rid = result_id(ls, doc)
+        if params.previous_result_id == rid:
+            return Json({"kind": "unchanged", "resultId": rid})
+        return Json(text=f'{{"kind":"full","resultId":{json.dumps(rid)},"items":{ls.diagnostics_json(doc)}}}')

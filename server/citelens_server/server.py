@@ -1,0 +1,147 @@
+"""`CiteLensServer`: the state an editor connection holds, and the publishing of results.
+
+State: the session `Workspace` (documents, settings, checkers), the editor-only settings,
+the negotiated position encoding, the debouncer and the pull-diagnostics bookkeeping.
+Feature handlers live in one small module each and register themselves on the server.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from citelens import __version__
+from citelens_server.diagnostics import Debouncer, DiagnosticsJson
+from citelens_server.editor_settings import EditorSettings
+from citelens_server.positions import Encoding
+from citelens_server.protocol import CiteLensProtocol
+
+log = logging.getLogger("citelens_server")
+
+#: file names whose documents are checked besides the configured `files` globs
+REPORT_SUFFIXES = (".jsonl", ".json")
+
+
+class CiteLensServer(LanguageServer):
+    protocol: CiteLensProtocol
+
+    def __init__(self) -> None:
+        super().__init__("citelens", __version__, protocol_cls=CiteLensProtocol, max_workers=2)
+        self.session: Any = None  # citelens.session.Workspace, made in `initialize`
+        self.editor = EditorSettings()
+        self.encoding: Encoding = "utf-16"
+        self.pull = False  # the client pulls diagnostics (textDocument/diagnostic)
+        self.generation = 0  # bumped when settings change: pull result ids go stale
+        self.debouncer = Debouncer()
+        self.published: dict[str, int | None] = {}  # uri -> version last published
+        self.rendered: dict[str, DiagnosticsJson] = {}  # uri -> its diagnostics' JSON
+        self.folders: list[Path] = []
+        self.open_reports: set[str] = set()  # uris of open documents that are checked
+        self.log_handler: Any = None  # logs.ClientLogHandler, set by __main__
+
+    def set_editor(self, settings: EditorSettings) -> None:
+        self.editor = settings
+        if self.log_handler is not None:
+            from citelens_server import logs
+
+            logs.set_trace(self.log_handler, settings.trace)
+
+    # --- documents --------------------------------------------------------------
+    def document(self, uri: str) -> Any:
+        """The session's open document for `uri`, or None."""
+        return None if self.session is None else self.session.get(uri)
+
+    def is_report_file(self, uri: str) -> bool:
+        path = uri_path(uri)
+        name = (path.name if path else uri).lower()
+        if name.endswith(REPORT_SUFFIXES):
+            return True
+        return self._matches_configured_globs(path)
+
+    def _matches_configured_globs(self, path: Path | None) -> bool:
+        if path is None or self.session is None:
+            return False
+        try:
+            globs = self.session.settings_for(path).files
+        except Exception:
+            log.exception("settings for %s", path)
+            return False
+        return any(path.match(g) for g in globs or ())
+
+    # --- diagnostics --------------------------------------------------------------
+    def request_check(self, uri: str, *, now: bool = False) -> None:
+        """Check `uri` after the debounce delay (a newer request replaces this one)."""
+        if self.pull:
+            return  # the client asks when it wants them
+        delay = 0.0 if now else self.editor.debounce_ms / 1000.0
+        self.debouncer.schedule(uri, delay, self.publish)
+
+    def publish(self, uri: str) -> None:
+        """Push the findings of `uri`'s current version (never an older one)."""
+        doc = self.document(uri)
+        if doc is None:
+            return
+        version = doc.version
+        diagnostics = self.diagnostics_json(doc)
+        if self.document(uri) is not doc or doc.version != version:
+            return  # closed or edited meanwhile: a newer check is already scheduled
+        self.published[uri] = version
+        head = f'{{"jsonrpc":"2.0","method":"{types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS}","params":{{"uri":{json.dumps(uri)}'
+        if version is not None:
+            head += f',"version":{int(version)}'
+        self.protocol.send_body(f'{head},"diagnostics":{diagnostics}}}}}')
+
+    def diagnostics_json(self, doc: Any) -> str:
+        """The JSON array of the document's current diagnostics."""
+        result = doc.result
+        rendered = self.rendered.setdefault(doc.uri, DiagnosticsJson())
+        return rendered.render(result.findings, doc.line_index, self.encoding)
+
+    def clear(self, uri: str) -> None:
+        self.debouncer.cancel(uri)
+        self.published.pop(uri, None)
+        self.rendered.pop(uri, None)
+        if not self.pull:
+            self.protocol.notify_json(
+                types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, {"uri": uri, "diagnostics": []}
+            )
+
+    def recheck_all(self) -> None:
+        """Settings, spec or topics changed: every open report file is checked again."""
+        self.generation += 1
+        if self.pull:
+            if _supports(self.client_capabilities, "workspace.diagnostics.refresh_support"):
+                self.workspace_diagnostic_refresh(None)
+            return
+        for uri in list(self.open_uris()):
+            self.request_check(uri, now=True)
+
+    def open_uris(self) -> list[str]:
+        return list(self.open_reports)
+
+    # --- errors -------------------------------------------------------------------
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """Log, never a popup: a handler error on every keystroke must not toast."""
+        log.error("internal error (%s): %s", getattr(source, "__name__", source), error, exc_info=error)
+
+
+def uri_path(uri: str) -> Path | None:
+    if not uri.startswith("file:"):
+        return None
+    fs = to_fs_path(uri)
+    return Path(fs) if fs else None
+
+
+def _supports(capabilities: Any, dotted: str) -> bool:
+    node = capabilities
+    for part in dotted.split("."):
+        node = getattr(node, part, None)
+        if node is None:
+            return False
+    return bool(node)
