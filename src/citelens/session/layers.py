@@ -182,7 +182,7 @@ def check_project_thresholds(settings: Settings) -> None:
         return
     from citelens.config.error import ConfigError
     from citelens.config.loader import CONFIG_FILES
-    from citelens.config.toml_lines import TomlLines
+    from citelens.source.toml_lines import TomlLines
 
     key, message = problem
     table = CONFIG_FILES.get(settings.source.name, ())
