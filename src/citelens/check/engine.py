@@ -75,21 +75,29 @@ def run_rules(
 
 @dataclass(frozen=True)
 class Policy:
-    """How severe each code is: the spec's smells, then --strict, then per-code overrides
-    (`citelens.toml`); `ignore` drops the code."""
+    """How severe each code is: the spec's smells, then per-code overrides
+    (`citelens.toml`; `ignore` drops the code), then `strict`, which makes every code
+    that is reported an error. The codes of reading the file are always errors."""
 
     spec: TrackSpec | None = None
     strict: bool = False
     overrides: Mapping[str, str] = field(default_factory=dict)
 
     def severity(self, code: str) -> str | None:
+        if code in STRUCTURE_CODES:  # a file that cannot be read: never lowered or hidden
+            return "error"
         override = self.overrides.get(code)
+        if override == "ignore":
+            return None
+        if override is None and code in SUPPORT_CODES and not RULES[code].on_by_default:
+            return None  # support_unchecked: off unless a severity turns it on
+        if self.strict:  # every reported finding an error, whatever a config lowered
+            return "error"
         if override is not None:
-            return None if override == "ignore" else override
-        if code in SUPPORT_CODES:
-            rule = RULES[code]
-            return rule.default_severity if rule.on_by_default else None
-        if self.strict or code in STRUCTURE_CODES or self.spec is None:
+            return override
+        if code in SUPPORT_CODES:  # the support verdicts keep their rule's severity under every spec
+            return RULES[code].default_severity
+        if self.spec is None:
             return "error"
         return self.spec.severity_of(code)
 
@@ -140,8 +148,11 @@ class Checker:
 
     # --- entry points ---------------------------------------------------------------
     def check_path(self, path: str | Path) -> FileResult:
-        data = Path(path).read_bytes()
-        return self.check_bytes(data, str(path))
+        """A file on disk (`-`: standard input). A file that cannot be read is a
+        `FileError` naming the path and the cause."""
+        from citelens.files import read_bytes
+
+        return self.check_bytes(read_bytes(path), str(path))
 
     def check_bytes(self, data: bytes, path: str = "<bytes>") -> FileResult:
         text, problems = decode(data)

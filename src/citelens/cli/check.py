@@ -63,21 +63,33 @@ def configure(p: argparse.ArgumentParser) -> None:
     )
 
 
-def expand_paths(raw: list[str]) -> list[Path]:
-    """Files named on the command line; a directory contributes its visible files, sorted."""
-    out: list[Path] = []
-    for item in raw:
-        p = Path(item)
-        if p.is_dir():
-            files = sorted(f for f in p.iterdir() if f.is_file() and not f.name.startswith("."))
-            if not files:
-                raise OSError(f"{item}: the directory holds no files")
-            out.extend(files)
-        elif p.is_file():
-            out.append(p)
-        else:
-            raise OSError(f"{item}: no such file or directory")
-    return out
+#: how standard input (`-`) is named in findings
+STDIN_NAME = "<stdin>"
+
+
+class UsageError(Exception):
+    """A command line that cannot run: one line on stderr, exit 2."""
+
+
+def _checked_options(args: argparse.Namespace) -> dict[str, object]:
+    """The command-line settings; an empty --spec or --topics is refused, not dropped."""
+    for flag, value in (("--spec", args.spec), ("--topics", args.topics)):
+        if value is not None and not value.strip():
+            raise UsageError(
+                f"{flag} is empty; give a spec id or file"
+                if flag == "--spec"
+                else f"{flag} is empty; give a topics file"
+            )
+    if args.statistics and args.format not in ("text", "json"):
+        raise UsageError(f"--statistics prints text or json, not {args.format}")
+    if args.fix and not args.diff and "-" in args.paths:
+        raise UsageError("--fix cannot rewrite standard input; use --diff to see the fixes")
+    return {
+        "spec": args.spec,
+        "strict": args.strict,
+        "topics": str(Path(args.topics).resolve()) if args.topics else None,
+        "support": args.support,
+    }
 
 
 class _SupportRuns:
@@ -142,17 +154,17 @@ def run(args: argparse.Namespace) -> int:
     # would re-walk them again and again for no garbage (about a fifth of the run time).
     gc.disable()
     from citelens.config import ConfigError
+    from citelens.files import FileError, read_bytes
+    from citelens.files.runs import run_files
+    from citelens.session import Workspace
     from citelens.specs import SpecError
     from citelens.topics import TopicFileError
 
-    cli = {
-        "spec": args.spec,
-        "strict": args.strict,
-        "topics": str(Path(args.topics).resolve()) if args.topics else None,
-        "support": args.support,
-    }
-    from citelens.session import Workspace
-
+    try:
+        cli = _checked_options(args)
+    except UsageError as exc:
+        print(f"citelens check: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     try:
         support_runs = _SupportRuns(args)
     except (OSError, ValueError) as exc:
@@ -164,37 +176,53 @@ def run(args: argparse.Namespace) -> int:
         checker_options={"cache_size": 0, "workers": min(os.cpu_count() or 1, 4)},
         support_runs=support_runs,
     )
+    named = run_files(args.paths)
+    unusable = len(named.problems)
+    for problem in named.problems:
+        print(f"citelens check: {problem}", file=sys.stderr)
     results = []
     try:
-        files = expand_paths(args.paths)
-        for path in files:
-            results.append(workspace.check_file(path))
-    except (OSError, SpecError, TopicFileError, ConfigError) as exc:
+        for path in named.paths:
+            shown = STDIN_NAME if path == "-" else path
+            checker = workspace.checker_for(Path.cwd() / shown if path == "-" else path)
+            try:
+                data = read_bytes(path)
+            except FileError as exc:  # one unreadable file: say so, check the others
+                print(f"citelens check: {exc}", file=sys.stderr)
+                unusable += 1
+                continue
+            results.append(checker.check_bytes(data, shown))
+            if args.fix or args.diff:
+                from citelens.cli.fixing import apply_fixes
+
+                try:
+                    results[-1] = apply_fixes(
+                        results[-1],
+                        data,
+                        workspace,
+                        write=args.fix and not args.diff,
+                        unsafe=args.unsafe_fixes,
+                        stream=sys.stdout,
+                    )
+                except FileError as exc:  # not written: the findings still count and print
+                    print(f"citelens check: {exc}", file=sys.stderr)
+                    unusable += 1
+    except (SpecError, TopicFileError, ConfigError) as exc:
         print(f"citelens check: {exc}", file=sys.stderr)
         return EXIT_USAGE
-
-    if args.fix or args.diff:
-        from citelens.cli.fixing import apply_fixes
-
-        try:
-            results = apply_fixes(
-                results,
-                workspace,
-                write=args.fix and not args.diff,
-                unsafe=args.unsafe_fixes,
-                stream=sys.stdout,
-            )
-        except (OSError, SpecError, TopicFileError, ConfigError) as exc:
-            print(f"citelens check: {exc}", file=sys.stderr)
-            return EXIT_USAGE
 
     from citelens.check.catalog import summary as rule_summary
     from citelens.cli.output import Summary, render_statistics, summary_line, write_output
 
     out = sys.stdout
     if args.statistics:
-        out.write(render_statistics(results, rule_summary))
-        out.write(summary_line(Summary.of(results)) + "\n")
+        if args.format == "json":
+            from citelens.cli.output import render_statistics_json
+
+            out.write(render_statistics_json(results, rule_summary))
+        else:
+            out.write(render_statistics(results, rule_summary))
+            out.write(summary_line(Summary.of(results)) + "\n")
     elif not args.diff:
         write_output(args.format, results, out, rule_summary=rule_summary)
     if args.format == "text" and not args.diff:
@@ -205,4 +233,6 @@ def run(args: argparse.Namespace) -> int:
                 out.write("".join(f"support: {line}\n" for line in text_lines(r.path, r.support)))
     support_runs.close()
     out.flush()
+    if unusable:
+        return EXIT_USAGE
     return EXIT_FINDINGS if any(r.count("error") for r in results) else EXIT_OK

@@ -252,12 +252,13 @@ class Workspace:
 
     def open_file(self, path: str | Path):
         """Open a file from disk (UTF-8 decoded; undecodable bytes become U+FFFD and are
-        listed in `problems`)."""
+        listed in `problems`). A file that cannot be read is a `FileError` naming it."""
+        from citelens.files import read_bytes
         from citelens.session.document import OpenDocument
         from citelens.source.document import decode
 
         key, file_path = path_of(Path(path))
-        text, problems = decode(Path(path).read_bytes())
+        text, problems = decode(read_bytes(path))
         doc = OpenDocument(self, key, file_path, text, None, problems=problems)
         self._docs[key] = doc
         return doc

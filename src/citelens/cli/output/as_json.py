@@ -27,20 +27,24 @@ def json_document(results: list[FileResult], summary: Summary | None = None) -> 
         }
         for row in located_findings(results)
     ]
-    document: dict[str, Any] = {
-        "findings": findings,
-        "summary": {
-            "files": summary.files,
-            "reports": summary.reports,
-            "errors": summary.errors,
-            "warnings": summary.warnings,
-        },
-    }
+    document: dict[str, Any] = {"findings": findings, "summary": summary_document(results, summary)}
     if any(r.support is not None for r in results):  # `check --support`: verdicts with evidence offsets
         from citelens.support.summary import file_document
 
         document["support"] = [file_document(r.path, r.support) for r in results if r.support is not None]
     return document
+
+
+def summary_document(results: list[FileResult], summary: Summary | None = None) -> dict[str, int]:
+    """The totals as the JSON formats write them: every severity counted."""
+    summary = summary or Summary.of(results)
+    return {
+        "files": summary.files,
+        "reports": summary.reports,
+        "errors": summary.errors,
+        "warnings": summary.warnings,
+        "infos": summary.infos,
+    }
 
 
 def render_json(results: list[FileResult], summary: Summary | None = None) -> str:
