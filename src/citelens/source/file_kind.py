@@ -62,6 +62,8 @@ def table_kind(text: str, first: int) -> FileKind | None:
     if text[first] in "{[":
         return None
     lines = [line for line in text[first:].splitlines()[: SAMPLE_LINES * 2] if line.strip()][:SAMPLE_LINES]
+    if not lines:  # only separators that splitlines() breaks at (\x1c, \x85, ...): nothing to sample
+        return None
     end = first + len(lines[0])
     for name, pattern in TABLE_KINDS:
         if all(pattern.fullmatch(line) for line in lines):
