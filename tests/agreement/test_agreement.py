@@ -316,7 +316,7 @@ def test_files_of_a_directory_are_separate_runs_where_the_reference_pools_them(t
     runs.mkdir()
     for name in ("kiddie_run1.jsonl", "kiddie_run2.jsonl"):
         (runs / name).write_bytes((DATA / name).read_bytes())
-    requests = R.load_requests(DATA / "kiddie-topics.jsonl")
+    requests = R.load_requests(TOPICS / "kiddie-topics.jsonl")
     pooled = [R.load_line(line) for f in sorted(runs.iterdir()) for line in f.read_text().splitlines()]
     assert all(r is not None for r in pooled)
     # the reference's `check DIR --topics` verifies every report of every file together
@@ -324,6 +324,6 @@ def test_files_of_a_directory_are_separate_runs_where_the_reference_pools_them(t
     for f in sorted(runs.iterdir()):  # each file alone has one report per topic
         alone = [R.load_line(line) for line in f.read_text().splitlines()]
         assert not {c for c, _ in R.coverage_categories(alone, "kiddie", requests)} & {"duplicate_topics"}
-    main(["check", str(runs), "--spec", "kiddie", "--topics", str(DATA / "kiddie-topics.jsonl")])
+    main(["check", str(runs), "--spec", "kiddie", "--topics", str(TOPICS / "kiddie-topics.jsonl")])
     out = capsys.readouterr().out
     assert "duplicate_topics" not in out and "in 2 files" in out

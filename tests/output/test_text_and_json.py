@@ -60,7 +60,7 @@ def test_a_message_with_line_breaks_stays_on_one_line() -> None:
 def test_json_is_exactly_one_object_with_one_based_end_exclusive_positions() -> None:
     doc = json.loads(render_json(run_results()))  # raises if there is anything but one value
     assert set(doc) == {"findings", "summary"}
-    assert doc["summary"] == {"files": 2, "reports": 3, "errors": 2, "warnings": 1}
+    assert doc["summary"] == {"files": 2, "reports": 3, "errors": 2, "warnings": 1, "infos": 1}
     by_code = {f["code"]: f for f in doc["findings"]}
     assert set(by_code["docid_pattern"]) == {
         "path",

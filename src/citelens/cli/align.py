@@ -12,6 +12,7 @@ import os
 import sys
 
 from citelens.cli import EXIT_OK, EXIT_USAGE
+from citelens.source.json_scan import LONE_SURROGATE
 
 PRESETS = ("balanced", "strict", "permissive", "fast")
 
@@ -38,50 +39,64 @@ class InputError(Exception):
 
 def read_answer(args) -> str:
     if args.answer is not None:
+        if LONE_SURROGATE.search(args.answer):  # undecodable bytes in the argument
+            raise InputError("--answer: the text is not valid UTF-8")
         return args.answer
-    if args.answer_file == "-":
-        return sys.stdin.read()
+    from citelens.files import FileError, read_bytes
+
+    name = "standard input" if args.answer_file == "-" else args.answer_file
     try:
-        with open(args.answer_file, encoding="utf-8") as fh:
-            return fh.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{args.answer_file}: cannot read the answer: {_reason(exc)}") from None
-
-
-def _reason(exc: Exception) -> str:
-    return exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return read_bytes(args.answer_file).decode("utf-8")
+    except FileError as exc:
+        raise InputError(f"{exc.path}: cannot read the answer: {exc.reason}") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{name}: cannot read the answer: not UTF-8 text ({exc.reason})") from None
 
 
 def read_sources(path: str) -> list:
-    """``SourceDocument`` per JSONL line; blank lines are skipped."""
+    """``SourceDocument`` per JSONL line; blank lines are skipped. Ids must be unique:
+    the alignment names the source of each citation by its id."""
     from citelens.align.models import SourceDocument
+    from citelens.files import FileError, read_bytes
 
     try:
-        fh = open(path, encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read the sources: {_reason(exc)}") from None
+        text = read_bytes(path).decode("utf-8")
+    except FileError as exc:
+        raise InputError(f"{exc.path}: cannot read the sources: {exc.reason}") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text ({exc.reason})") from None
     sources = []
-    with fh:
+    seen: dict[str, int] = {}  # source id -> the line it is on
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
         try:
-            for number, line in enumerate(fh, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    item = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise InputError(
-                        f"{path}:{number}: not valid JSON ({exc.msg}, column {exc.colno})"
-                    ) from None
-                if not isinstance(item, dict):
-                    raise InputError(f'{path}:{number}: expected a JSON object with "id" and "text"')
-                doc_id, text = item.get("id"), item.get("text")
-                if not isinstance(doc_id, (str, int)) or isinstance(doc_id, bool):
-                    raise InputError(f'{path}:{number}: "id" must be a string or a number')
-                if not isinstance(text, str):
-                    raise InputError(f'{path}:{number}: "text" must be a string')
-                sources.append(SourceDocument(id=str(doc_id), text=text))
-        except UnicodeDecodeError as exc:
-            raise InputError(f"{path}: not UTF-8 text ({exc.reason})") from None
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{path}:{number}: not valid JSON ({exc.msg}, column {exc.colno})") from None
+        except RecursionError:
+            raise InputError(f"{path}:{number}: not valid JSON (nested too deeply)") from None
+        if not isinstance(item, dict):
+            raise InputError(f'{path}:{number}: expected a JSON object with "id" and "text"')
+        doc_id, body = item.get("id"), item.get("text")
+        if not isinstance(doc_id, (str, int)) or isinstance(doc_id, bool):
+            raise InputError(f'{path}:{number}: "id" must be a string or a number')
+        if not isinstance(body, str):
+            raise InputError(f'{path}:{number}: "text" must be a string')
+        for key, value in (("id", doc_id), ("text", body)):
+            lone = LONE_SURROGATE.search(value) if isinstance(value, str) else None
+            if lone:
+                raise InputError(
+                    f'{path}:{number}: "{key}" holds \\u{ord(lone.group()):04x}, half of a UTF-16 '
+                    "surrogate pair with no other half: not a character; remove it"
+                )
+        first = seen.setdefault(str(doc_id), number)
+        if first != number:
+            raise InputError(
+                f"{path}:{number}: source id {str(doc_id)!r} is already used on line {first}; "
+                "a citation to it would be ambiguous, so give each source its own id"
+            )
+        sources.append(SourceDocument(id=str(doc_id), text=body))
     if not sources:
         raise InputError(f'{path}: no sources (expected JSON lines with "id" and "text")')
     return sources

@@ -37,23 +37,57 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="with --fix/--diff: also apply fixes that change content (e.g. trimming an over-long answer)",
     )
     p.add_argument("--diff", action="store_true", help="show the fixes as a unified diff; write nothing")
+    p.add_argument(
+        "--docs",
+        nargs="+",
+        action="extend",
+        metavar="SOURCE",
+        help="document sources the cited ids are looked up in (unknown_document): corpus files or "
+        "folders, index:PATH, irds:DATASET, http(s)://HOST/v1/INDEX; replaces `corpora` from citelens.toml",
+    )
 
 
-def expand_paths(raw: list[str]) -> list[Path]:
-    """Files named on the command line; a directory contributes its visible files, sorted."""
-    out: list[Path] = []
-    for item in raw:
-        p = Path(item)
-        if p.is_dir():
-            files = sorted(f for f in p.iterdir() if f.is_file() and not f.name.startswith("."))
-            if not files:
-                raise OSError(f"{item}: the directory holds no files")
-            out.extend(files)
-        elif p.is_file():
-            out.append(p)
-        else:
-            raise OSError(f"{item}: no such file or directory")
+def _absolute_sources(specs: list[str]) -> list[str]:
+    """Document sources as given, with a relative file or folder made absolute (from here)."""
+    from citelens.corpus import split_spec
+
+    out = []
+    for spec in specs:
+        location, _ = split_spec(spec)
+        bare = location.removeprefix("index:")
+        if "://" not in location and not location.startswith("irds:") and not Path(bare).is_absolute():
+            spec = spec.replace(bare, str(Path(bare).resolve()), 1)
+        out.append(spec)
     return out
+
+
+#: how standard input (`-`) is named in findings
+STDIN_NAME = "<stdin>"
+
+
+class UsageError(Exception):
+    """A command line that cannot run: one line on stderr, exit 2."""
+
+
+def _checked_options(args: argparse.Namespace) -> dict[str, object]:
+    """The command-line settings; an empty --spec or --topics is refused, not dropped."""
+    for flag, value in (("--spec", args.spec), ("--topics", args.topics)):
+        if value is not None and not value.strip():
+            raise UsageError(
+                f"{flag} is empty; give a spec id or file"
+                if flag == "--spec"
+                else f"{flag} is empty; give a topics file"
+            )
+    if args.statistics and args.format not in ("text", "json"):
+        raise UsageError(f"--statistics prints text or json, not {args.format}")
+    if args.fix and not args.diff and "-" in args.paths:
+        raise UsageError("--fix cannot rewrite standard input; use --diff to see the fixes")
+    return {
+        "spec": args.spec,
+        "strict": args.strict,
+        "topics": str(Path(args.topics).resolve()) if args.topics else None,
+        "corpora": _absolute_sources(args.docs) if args.docs else None,
+    }
 
 
 def run(args: argparse.Namespace) -> int:
@@ -63,50 +97,69 @@ def run(args: argparse.Namespace) -> int:
     # would re-walk them again and again for no garbage (about a fifth of the run time).
     gc.disable()
     from citelens.config import ConfigError
+    from citelens.files import FileError, read_bytes
+    from citelens.files.runs import run_files
+    from citelens.session import Workspace
     from citelens.specs import SpecError
     from citelens.topics import TopicFileError
 
-    cli = {
-        "spec": args.spec,
-        "strict": args.strict,
-        "topics": str(Path(args.topics).resolve()) if args.topics else None,
-    }
-    from citelens.session.workspace import Workspace
-
-    # the one-shot run: no per-report cache, big files checked on several processes
-    workspace = Workspace(cli=cli, checker_options={"cache_size": 0, "workers": min(os.cpu_count() or 1, 4)})
-    results = []
     try:
-        files = expand_paths(args.paths)
-        for path in files:
-            results.append(workspace.check_file(path))
-    except (OSError, SpecError, TopicFileError, ConfigError) as exc:
+        cli = _checked_options(args)
+    except UsageError as exc:
         print(f"citelens check: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    # the one-shot run: no per-report cache, big files checked on several processes
+    workspace = Workspace(cli=cli, checker_options={"cache_size": 0, "workers": min(os.cpu_count() or 1, 4)})
+    named = run_files(args.paths)
+    unusable = len(named.problems)
+    for problem in named.problems:
+        print(f"citelens check: {problem}", file=sys.stderr)
+    results = []
+    try:
+        for path in named.paths:
+            shown = STDIN_NAME if path == "-" else path
+            checker = workspace.checker_for(Path.cwd() / shown if path == "-" else path)
+            try:
+                data = read_bytes(path)
+            except FileError as exc:  # one unreadable file: say so, check the others
+                print(f"citelens check: {exc}", file=sys.stderr)
+                unusable += 1
+                continue
+            results.append(checker.check_bytes(data, shown))
+            if args.fix or args.diff:
+                from citelens.cli.fixing import apply_fixes
 
-    if args.fix or args.diff:
-        from citelens.cli.fixing import apply_fixes
-
-        try:
-            results = apply_fixes(
-                results,
-                workspace,
-                write=args.fix and not args.diff,
-                unsafe=args.unsafe_fixes,
-                stream=sys.stdout,
-            )
-        except (OSError, SpecError, TopicFileError, ConfigError) as exc:
-            print(f"citelens check: {exc}", file=sys.stderr)
-            return EXIT_USAGE
+                try:
+                    results[-1] = apply_fixes(
+                        results[-1],
+                        data,
+                        workspace,
+                        write=args.fix and not args.diff,
+                        unsafe=args.unsafe_fixes,
+                        stream=sys.stdout,
+                    )
+                except FileError as exc:  # not written: the findings still count and print
+                    print(f"citelens check: {exc}", file=sys.stderr)
+                    unusable += 1
+    except (SpecError, TopicFileError, ConfigError) as exc:
+        print(f"citelens check: {exc}", file=sys.stderr)
+        return EXIT_USAGE
 
     from citelens.check.catalog import summary as rule_summary
     from citelens.cli.output import Summary, render_statistics, summary_line, write_output
 
     out = sys.stdout
     if args.statistics:
-        out.write(render_statistics(results, rule_summary))
-        out.write(summary_line(Summary.of(results)) + "\n")
+        if args.format == "json":
+            from citelens.cli.output import render_statistics_json
+
+            out.write(render_statistics_json(results, rule_summary))
+        else:
+            out.write(render_statistics(results, rule_summary))
+            out.write(summary_line(Summary.of(results)) + "\n")
     elif not args.diff:
         write_output(args.format, results, out, rule_summary=rule_summary)
     out.flush()
+    if unusable:
+        return EXIT_USAGE
     return EXIT_FINDINGS if any(r.count("error") for r in results) else EXIT_OK

@@ -39,7 +39,8 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from citelens.check import Checker
-    from citelens.session.workspace import Workspace
+    from citelens.files import FileError, write_file
+    from citelens.session import Workspace
     from citelens.source.edits import apply_edits
     from citelens.specs import SpecError, resolve_spec
     from citelens.topics import TopicFileError, load_topics
@@ -56,10 +57,10 @@ def run(args: argparse.Namespace) -> int:
     assert target is not None
     out_path = src if args.in_place else (Path(args.output) if args.output else None)
     if out_path is not None and not args.in_place:
-        if out_path.resolve() == src.resolve():
+        if out_path.exists() and out_path.resolve() == src.resolve():
             print("citelens convert: refusing to overwrite the input; use --in-place", file=sys.stderr)
             return EXIT_USAGE
-        if out_path.exists() and not args.force:
+        if out_path.is_file() and not args.force:  # a pipe or /dev/stdout is written to, not replaced
             print(f"citelens convert: {out_path} exists; use --force to replace it", file=sys.stderr)
             return EXIT_USAGE
 
@@ -71,7 +72,10 @@ def run(args: argparse.Namespace) -> int:
 
     conversion = doc.convert_edits(target, source=source_spec, topics=topics)
     notes = [f"{where(n.start)}: note[{n.code}] {n.message}" for n in conversion.notes]
-    broken = [f"{where(b.start)}: error[{b.code}] {b.message}" for b in conversion.broken]
+    broken = [
+        f"{where(b.start)}: error[{b.code}] {b.message}"
+        for b in sorted(conversion.broken, key=lambda b: (b.start, b.end))
+    ]
     if not args.quiet:
         for line in notes:
             print(line, file=sys.stderr)
@@ -79,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         print(line, file=sys.stderr)
     if broken and not args.keep_going:
         print(
-            f"citelens convert: {len(broken)} broken report(s); nothing written "
+            f"citelens convert: {_count(broken, 'problem')} in the input; nothing written "
             "(fix them, or use --keep-going)",
             file=sys.stderr,
         )
@@ -89,9 +93,11 @@ def run(args: argparse.Namespace) -> int:
     if out_path is None:
         sys.stdout.write(body)
     else:
-        from citelens.cli.files import write_atomic
-
-        write_atomic(out_path, body.encode("utf-8"))
+        try:
+            write_file(out_path, body.encode("utf-8"))
+        except FileError as exc:
+            print(f"citelens convert: {exc}", file=sys.stderr)
+            return EXIT_USAGE
     after = Checker(target, topics).check_text(body)
     errors = after.count("error")
     print(
@@ -102,3 +108,7 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return EXIT_FINDINGS if broken else EXIT_OK
+
+
+def _count(items: list[str], noun: str) -> str:
+    return f"{len(items)} {noun}" + ("" if len(items) == 1 else "s")

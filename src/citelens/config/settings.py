@@ -15,6 +15,7 @@ from typing import Any, Final, Literal
 
 from citelens.config.error import ConfigError
 from citelens.specs import FINDING_CODES
+from citelens.specs.model import STRUCTURE_CODES
 
 SeverityOverride = Literal["error", "warning", "info", "ignore"]
 SEVERITY_VALUES: Final[tuple[str, ...]] = ("error", "warning", "info", "ignore")
@@ -104,5 +105,18 @@ def check_severity_table(
                 path,
                 line,
             )
+        if always_error(code, value):
+            raise ConfigError(f"{where}: {always_error(code, value)}", path, line)
         out[code] = value
     return out
+
+
+def always_error(code: str, value: object) -> str | None:
+    """Why `code = value` cannot be set (None if it can): the codes of a file that cannot
+    be read are always errors, since no rule can check what was not read."""
+    if code in STRUCTURE_CODES and value != "error":
+        return (
+            f"{code!r} is always an error (what it reports cannot be checked at all); "
+            f"it cannot be set to {value!r}. Always errors: {', '.join(STRUCTURE_CODES)}"
+        )
+    return None

@@ -10,7 +10,6 @@ converted alone (`report=N`) with the same text the whole-file conversion gives 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +17,7 @@ from typing import Any
 from citelens.check.finding import Edit, Finding
 from citelens.source.document import Item, Layout
 from citelens.source.json_nodes import locate
+from citelens.source.json_text import json_dumps
 from citelens.specs.model import TrackSpec
 
 
@@ -86,15 +86,7 @@ def convert_items(
         try:
             value, losses = convert_value(item.value, source_spec, target, defaults=defaults)
         except ConversionError as exc:
-            out.broken.append(
-                Finding(
-                    "schema",
-                    "error",
-                    f"cannot convert this report: {str(exc).splitlines()[0]}",
-                    start=item.start,
-                    end=item.start + 1,
-                )
-            )
+            out.broken.extend(_why_not_loadable(text, item, source_spec, exc))
             written.append((item, None))
             continue
         out.converted += 1
@@ -110,13 +102,42 @@ def convert_items(
     return out
 
 
+def _why_not_loadable(text: str, item: Item, source_spec: TrackSpec | None, exc: Exception) -> list[Finding]:
+    """Why a report cannot be converted, as `citelens check` says it: its `schema`
+    errors, each on its token (the model's own message only when the rules found none)."""
+    from citelens.check.engine import run_rules
+
+    node = item.node(text)
+    found = [
+        Finding(
+            "schema",
+            "error",
+            f"cannot convert this report: {f.message}",
+            f.pointer,
+            f.target,
+            *locate(node, f.pointer, f.target),
+        )
+        for f in run_rules(item.value, source_spec).findings
+        if f.code == "schema"
+    ]
+    return found or [
+        Finding(
+            "schema",
+            "error",
+            f"cannot convert this report: {str(exc).splitlines()[0]}",
+            start=item.start,
+            end=item.start + 1,
+        )
+    ]
+
+
 def _write(value: Any, layout: Layout) -> str:
-    """A converted report as the file layout writes it."""
+    """A converted report as the file layout writes it (a lone surrogate kept escaped)."""
     if layout == "array":
-        return json.dumps(value, ensure_ascii=False, indent=2).replace("\n", "\n  ")
+        return json_dumps(value, indent=2).replace("\n", "\n  ")
     if layout == "object":
-        return json.dumps(value, ensure_ascii=False, indent=2)
-    return json.dumps(value, ensure_ascii=False)
+        return json_dumps(value, indent=2)
+    return json_dumps(value)
 
 
 def _file_edits(text: str, layout: Layout, written: list[tuple[Item, str | None]]) -> list[Edit]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from citelens.config.settings import SETTING_KEYS, SETTING_TYPES, SEVERITY_VALUES, Settings
+from citelens.config.settings import SETTING_KEYS, SETTING_TYPES, SEVERITY_VALUES, Settings, always_error
 from citelens.specs import FINDING_CODES
 
 
@@ -48,6 +48,8 @@ def editor_layer(raw: Mapping[str, Any] | None, origin: str, base: Path | None) 
                     messages.append(
                         f"{origin}: severity {code!r} = {level!r} is not a known code and level; ignored"
                     )
+                elif always_error(code, level):
+                    messages.append(f"{origin}: {always_error(code, level)}; ignored")
                 else:
                     table[code] = level
             values[key] = table

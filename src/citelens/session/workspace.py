@@ -153,6 +153,7 @@ class Workspace:
             str(settings.topics),
             settings.strict,
             tuple(sorted(settings.severity.items())),
+            settings.corpora,
             fixes,
         )
         checker = self._checkers.get(key)
@@ -169,12 +170,19 @@ class Workspace:
             options = {"workers": 1, "cache_size": 20000, **self._checker_options}
             if fixes:
                 options.update(workers=1, cache_size=max(options["cache_size"], 20000))
+            sources = None
+            if settings.corpora:
+                from citelens.corpus import open_sources
+
+                base = settings.source.parent if settings.source is not None else None
+                sources = open_sources(settings.corpora, base_dir=base)
             checker = Checker(
                 spec,
                 cast(Any, topics),
                 strict=settings.strict,
                 overrides=settings.severity,
                 fixes=fixes,
+                sources=sources,
                 **options,
             )
             self._checkers[key] = checker
@@ -216,12 +224,13 @@ class Workspace:
 
     def open_file(self, path: str | Path) -> OpenDocument:
         """Open a file from disk (UTF-8 decoded; undecodable bytes become U+FFFD and are
-        listed in `problems`)."""
+        listed in `problems`). A file that cannot be read is a `FileError` naming it."""
+        from citelens.files import read_bytes
         from citelens.session.document import OpenDocument
         from citelens.source.document import decode
 
         key, file_path = path_of(Path(path))
-        text, problems = decode(Path(path).read_bytes())
+        text, problems = decode(read_bytes(path))
         doc = OpenDocument(self, key, file_path, text, None, problems=problems)
         self._docs[key] = doc
         return doc

@@ -22,7 +22,7 @@ Layout = Literal["jsonl", "array", "object", "empty", "table"]  # table: a TSV o
 _INFINITIES = (math.inf, -math.inf)
 MAX_ENCODING_PROBLEMS = 10
 _BLANK = re.compile(r"[ \t\n\r]*\Z")
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 @dataclass(slots=True)
@@ -184,8 +184,9 @@ def _needs_positions(line: str, value: Any) -> bool:
     """Whether a line `json.loads` read still holds what only the positioned parser
     reports: nesting beyond `MAX_DEPTH`, or a lone surrogate (`"\\ud800"`) in a string.
     Cheap text tests first; the value is walked only when they cannot rule it out."""
-    deep = line.count("[") + line.count("{") > MAX_DEPTH
-    lone = _SURROGATE_ESCAPE.search(line) is not None
+    # each level needs an opening and a closing bracket; substring tests run in C
+    deep = len(line) > 2 * MAX_DEPTH and line.count("[") + line.count("{") > MAX_DEPTH
+    lone = _SURROGATE_ESCAPE.search(line) is not None  # a regex scan beats `in` on non-ASCII text
     if not (deep or lone):
         return False
     depth, stack = 0, [(value, 1)]

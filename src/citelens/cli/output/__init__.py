@@ -15,7 +15,13 @@ from citelens.check.result import FileResult
 from citelens.cli.output.as_github import render_github
 from citelens.cli.output.as_json import json_document, render_json
 from citelens.cli.output.as_sarif import render_sarif, sarif_log
-from citelens.cli.output.as_statistics import CodeCount, RuleSummary, code_counts, render_statistics
+from citelens.cli.output.as_statistics import (
+    CodeCount,
+    RuleSummary,
+    code_counts,
+    render_statistics,
+    render_statistics_json,
+)
 from citelens.cli.output.as_text import render_text, use_color, write_text
 from citelens.cli.output.locations import LocatedFinding, Location, locate, located_findings, repo_relative
 from citelens.cli.output.summary import Summary, summary_line
@@ -37,6 +43,7 @@ __all__ = [
     "render_json",
     "render_sarif",
     "render_statistics",
+    "render_statistics_json",
     "render_text",
     "repo_relative",
     "sarif_log",

@@ -27,14 +27,18 @@ def json_document(results: list[FileResult], summary: Summary | None = None) -> 
         }
         for row in located_findings(results)
     ]
+    return {"findings": findings, "summary": summary_document(results, summary)}
+
+
+def summary_document(results: list[FileResult], summary: Summary | None = None) -> dict[str, int]:
+    """The totals as the JSON formats write them: every severity counted."""
+    summary = summary or Summary.of(results)
     return {
-        "findings": findings,
-        "summary": {
-            "files": summary.files,
-            "reports": summary.reports,
-            "errors": summary.errors,
-            "warnings": summary.warnings,
-        },
+        "files": summary.files,
+        "reports": summary.reports,
+        "errors": summary.errors,
+        "warnings": summary.warnings,
+        "infos": summary.infos,
     }
 
 

@@ -49,3 +49,20 @@ def render_statistics(results: list[FileResult], rule_summary: RuleSummary | Non
             line += f"  {summary_of(rule_summary, row.code)}"
         lines.append(line.rstrip())
     return "\n".join(lines) + "\n"
+
+
+def render_statistics_json(results: list[FileResult], rule_summary: RuleSummary | None = None) -> str:
+    """`--statistics --format json`: one object, the counts and the run's totals."""
+    from citelens.cli.output.as_json import summary_document
+    from citelens.source.json_text import json_dumps
+
+    rows = [
+        {
+            "code": row.code,
+            "severity": row.severity,
+            "count": row.count,
+            "summary": summary_of(rule_summary, row.code),
+        }
+        for row in code_counts(results)
+    ]
+    return json_dumps({"statistics": rows, "summary": summary_document(results)}, indent=2) + "\n"
