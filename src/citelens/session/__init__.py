@@ -31,7 +31,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from citelens.check.finding import Edit, Finding, Fix
+    from citelens.check.finding import Finding
     from citelens.check.result import FileResult
     from citelens.config.settings import Settings
     from citelens.fixes.apply import FixOutcome
@@ -40,16 +40,17 @@ if TYPE_CHECKING:
     from citelens.session.document import OpenDocument
     from citelens.session.lookup import CitationInfo, NodeInfo, SentenceInfo
     from citelens.session.workspace import Workspace
+    from citelens.source.edits import Edit, Fix
 
 # Names load on first use: `citelens check` needs the workspace alone, and the document
 # side (lookups, conversion, fixing) would add to every run's start-up.
 _EXPORTS = {
     "CitationInfo": "citelens.session.lookup",
     "ConversionResult": "citelens.session.conversion",
-    "Edit": "citelens.check.finding",
+    "Edit": "citelens.source.edits",
     "FileResult": "citelens.check.result",
     "Finding": "citelens.check.finding",
-    "Fix": "citelens.check.finding",
+    "Fix": "citelens.source.edits",
     "FixOutcome": "citelens.fixes.apply",
     "NodeInfo": "citelens.session.lookup",
     "OpenDocument": "citelens.session.document",
