@@ -204,6 +204,26 @@ class OpenDocument:
                 return c
         return None
 
+    def support_at(self, offset: int):
+        """(citation, SupportVerdict) of the citation token under `offset`: the verdict a
+        hover shows, the same `check --support` reports for it (None: no citation there)."""
+        citation = self.citation_at(offset)
+        if citation is None or citation.doc_id is None:
+            return None
+        item = self._reports.items[citation.report].decoded(self.text)
+        if not isinstance(item.value, dict):
+            return None
+        from citelens.check.view import ReportView
+        from citelens.source.json_nodes import pointer_join
+
+        run = self.workspace.support_run_for(self.settings)
+        report = run.report(ReportView.build(item.value, self.checker.spec))
+        for sentence in report.sentences:
+            for cited, verdict in zip(sentence.citations, sentence.verdicts):
+                if pointer_join(*cited.pointer) == citation.pointer:
+                    return citation, verdict
+        return None
+
     # --- fixes ----------------------------------------------------------------------
     def fix_for(self, finding: Finding) -> Fix | None:
         """The fix of one finding of the current result, computed for it alone (the same
