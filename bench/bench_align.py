@@ -26,7 +26,7 @@ import statistics
 import time
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parent.parent / "tests" / "align" / "data" / "dragun_docs.jsonl"
+DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "documents" / "dragun_docs.jsonl"
 
 
 def vocabulary() -> tuple[list[str], list[float]]:

@@ -1,4 +1,4 @@
-"""Shared test helpers (reference_oracle, generated_reports) are imported by name."""
+"""Shared test helpers (reference_oracle, report_factory, sample_data) are imported by name."""
 
 import sys
 from pathlib import Path

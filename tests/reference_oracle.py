@@ -15,9 +15,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from sample_data import RUNS
+
 TESTS = Path(__file__).parent
 NLTK_STUB = TESTS / "fixtures" / "nltk_data"
-SAMPLES = TESTS / "models" / "data"
+
+SAMPLES = RUNS  # the real sample runs (tests/data/runs)
 
 #: The spec ids CiteLens shares with the reference library (same values).
 SHARED_SPECS = ("rag26", "rag25", "rag25-autojudge", "ragtime25", "ragtime26", "dragun25", "kiddie")

@@ -266,8 +266,8 @@ def _compare_coverage(
 def write_requests(path: Path, topics: list[dict]) -> tuple[dict, Any]:
     """Write a topics file; read it with both tools: (the reference's requests, our
     TopicSet). Both must see the same ids, texts and limits."""
-    from agreement.generate import topics_jsonl
     from citelens.topics import load_topics
+    from report_factory import topics_jsonl
 
     path.write_text(topics_jsonl(topics), encoding="utf-8")
     requests, ours = R.load_requests(path), load_topics(path)
@@ -279,7 +279,7 @@ def write_requests(path: Path, topics: list[dict]) -> tuple[dict, Any]:
 def run_generated(gen: str, own_n: int, cross_n: int, seeds, tmp: Path, specs=None) -> Outcome:
     """A generated run for spec `gen` (per seed) against its own spec in full and against
     every other shared spec on its first `cross_n` lines, with and without topics."""
-    from agreement.generate import generate_run
+    from report_factory import generate_run
 
     total = Outcome()
     for seed in seeds:
@@ -309,7 +309,7 @@ def run_generated(gen: str, own_n: int, cross_n: int, seeds, tmp: Path, specs=No
 
 
 def main() -> None:
-    """Print the agreement figures (docs/readme/agreement.md):
+    """Print the agreement figures (docs/agreement.md):
     python tests/agreement/compare.py [--own N] [--cross N] [--seeds 1,2,3]"""
     import argparse
     import tempfile

@@ -6,7 +6,7 @@ offending token where the reference says it once per report). A line the referen
 cannot load at all gets at least one error from us, never silence. Across the file both
 name the same topic-coverage problems about the same topics.
 
-Inputs: the real sample runs in data/ (see data/PROVENANCE.md) and seeded generated runs
+Inputs: the real sample runs in tests/data/runs/ (see tests/data/PROVENANCE.md) and seeded generated runs
 with seeded faults for every shared spec (generate.py), each checked against every
 shared spec, with and without a topics file. CITELENS_AGREEMENT_SCALE=10 runs ten times
 as many generated reports (and more seeds); the default keeps this file well under a
@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -27,8 +26,9 @@ from agreement import reference as R
 from citelens.check import Checker
 from citelens.specs import get_spec
 from citelens.topics import load_topics
+from sample_data import RUNS, TOPICS
 
-DATA = Path(__file__).parent / "data"
+DATA = RUNS
 SCALE = int(os.environ.get("CITELENS_AGREEMENT_SCALE", "1"))
 OWN_N = 500 * SCALE  # reports per generated run, checked against its own spec
 CROSS_N = 60 * SCALE  # of those, checked against every other shared spec too
@@ -202,8 +202,8 @@ def test_real_sample_runs_agree_under_every_spec(spec_id):
     for name in SAMPLES:
         lines = (DATA / name).read_text(encoding="utf-8").splitlines()
         total.merge(C.compare_lines(lines, spec_id, None))
-    kiddie_topics = R.load_requests(DATA / "kiddie-topics.jsonl")
-    ours = load_topics(DATA / "kiddie-topics.jsonl")
+    kiddie_topics = R.load_requests(TOPICS / "kiddie-topics.jsonl")
+    ours = load_topics(TOPICS / "kiddie-topics.jsonl")
     for n in range(1, 5):
         lines = (DATA / f"kiddie_run{n}.jsonl").read_text(encoding="utf-8").splitlines()
         total.merge(C.compare_lines(lines, spec_id, kiddie_topics, topics=ours))
@@ -273,7 +273,7 @@ def test_a_broken_first_line_does_not_hide_the_rest_of_a_jsonl_run(first):
 @pytest.mark.parametrize("spec_id", R.SHARED_SPECS)
 def test_strict_mode_agrees_too(spec_id, tmp_path):
     """`--strict` here and `ReportVerification(strict=True)` there: every smell an error."""
-    from agreement.generate import generate_run
+    from report_factory import generate_run
 
     lines, topics = generate_run(spec_id, 150, 3)
     requests, ours = C.write_requests(tmp_path / "topics.jsonl", topics)
@@ -282,3 +282,48 @@ def test_strict_mode_agrees_too(spec_id, tmp_path):
         total.merge(C.compare_lines(lines, spec_id, req, topics=ours if req else None, strict=True))
     assert total.loadable > 50
     assert not total.mismatches, _explain(total)
+
+
+# --- deviations in reading and in what a run is -------------------------------------
+
+
+def test_nesting_beyond_the_limit_is_an_error_here_though_the_reference_loads_it_up_to_about_985():
+    from citelens.source.json_scan import MAX_DEPTH
+
+    base = {
+        "metadata": {"team_id": "t", "run_id": "r", "narrative_id": "1", "narrative": "n", "run_desc": "d"},
+        "references": ["shard_1_2"],
+        "answer": [{"text": "Some text.", "citations": [0]}],
+    }
+
+    def line(depth: int) -> str:
+        return json.dumps(base)[:-1] + ', "deep": ' + "[" * depth + "]" * depth + "}"
+
+    assert R.load_line(line(MAX_DEPTH + 100)) is not None  # the reference loads it
+    with pytest.raises(RecursionError):  # ... and fails a few hundred levels deeper
+        R.load_line(line(990))
+    for depth in (MAX_DEPTH, MAX_DEPTH + 100, 990):  # with the report object: one level more
+        findings = Checker(get_spec("rag26")).check_text(line(depth) + "\n").findings
+        assert [(f.code, f.severity) for f in findings] == [("json_syntax", "error")]
+        assert f"nesting deeper than {MAX_DEPTH} levels" in findings[0].message
+    assert Checker(get_spec("rag26")).check_text(line(MAX_DEPTH - 1) + "\n").findings == []
+
+
+def test_files_of_a_directory_are_separate_runs_where_the_reference_pools_them(tmp_path, capsys):
+    from citelens.cli import main
+
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for name in ("kiddie_run1.jsonl", "kiddie_run2.jsonl"):
+        (runs / name).write_bytes((DATA / name).read_bytes())
+    requests = R.load_requests(DATA / "kiddie-topics.jsonl")
+    pooled = [R.load_line(line) for f in sorted(runs.iterdir()) for line in f.read_text().splitlines()]
+    assert all(r is not None for r in pooled)
+    # the reference's `check DIR --topics` verifies every report of every file together
+    assert "duplicate_topics" in {c for c, _ in R.coverage_categories(pooled, "kiddie", requests)}
+    for f in sorted(runs.iterdir()):  # each file alone has one report per topic
+        alone = [R.load_line(line) for line in f.read_text().splitlines()]
+        assert not {c for c, _ in R.coverage_categories(alone, "kiddie", requests)} & {"duplicate_topics"}
+    main(["check", str(runs), "--spec", "kiddie", "--topics", str(DATA / "kiddie-topics.jsonl")])
+    out = capsys.readouterr().out
+    assert "duplicate_topics" not in out and "in 2 files" in out

@@ -13,13 +13,13 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agreement.generate import generate_run
 from citelens.check import run_rules
 from citelens.check.finding import Target
 from citelens.source.json_locate import Locator, locate_in_text
 from citelens.source.json_nodes import locate, pointer_join
 from citelens.source.json_scan import parse
 from citelens.specs import get_spec
+from report_factory import generate_run
 
 
 def _same(text: str, start: int, pointer: str, target: str, shared: Locator | None = None) -> None:

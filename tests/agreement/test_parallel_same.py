@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from agreement.generate import generate_run, topics_jsonl
 from citelens.check import Checker, workers
 from citelens.specs import get_spec
 from citelens.topics import parse_topics
+from report_factory import generate_run, topics_jsonl
 
 
 @pytest.mark.skipif(not workers.can_fork(), reason="no fork start method on this platform")

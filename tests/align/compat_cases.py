@@ -12,9 +12,11 @@ import json
 import random
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
-DATA = Path(__file__).parent / "data"
+from sample_data import DOCUMENTS, RUNS
+
+DATA = DOCUMENTS
+_RUN_NAMES = {"dragun_run.jsonl": "organizer-gpt-oss-t2.jsonl"}  # the DRAGUN organizer run
 SEED = 20261130
 PRESETS = ["balanced"] * 6 + ["strict", "permissive", "fast"]
 
@@ -32,7 +34,9 @@ class Case:
 
 
 def _jsonl(name: str) -> list[dict]:
-    with open(DATA / name, encoding="utf-8") as fh:
+    run = RUNS / _RUN_NAMES.get(name, name)
+    path = run if run.exists() else DATA / name  # a run, or documents
+    with open(path, encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
 
 

@@ -3,10 +3,10 @@
 import json
 
 import pytest
-from sample_reports import report
 
 from citelens.check import Checker, workers
 from citelens.specs import get_spec
+from report_factory import report
 
 
 @pytest.mark.skipif(not workers.can_fork(), reason="needs the fork start method")

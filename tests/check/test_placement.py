@@ -2,10 +2,9 @@
 
 import json
 
-from sample_reports import line, report
-
 from citelens.check import Checker
 from citelens.specs import get_spec
+from report_factory import line, report
 
 
 def findings(text, spec="rag26", topics=None):

@@ -1,10 +1,9 @@
 """Rule semantics a user notices: which code, which severity, for which input."""
 
-from sample_reports import line, report
-
 from citelens.check import Checker, check_report
 from citelens.specs import get_spec
 from citelens.topics import parse_topics
+from report_factory import line, report
 
 
 def codes(value, spec="rag26", **kw):

@@ -8,7 +8,7 @@ import pytest
 
 from citelens.check import Checker
 from citelens.fixes.apply import fix_text
-from citelens.fixes.edits import apply_edits
+from citelens.source.edits import apply_edits
 from citelens.specs import get_spec
 from citelens.topics import parse_topics
 

@@ -22,6 +22,6 @@ def test_importing_the_models_loads_no_heavy_library() -> None:
 
 
 def test_conversion_helpers_used_by_the_models_do_not_load_the_converter() -> None:
-    code = "import sys, citelens.models; print('citelens.convert.convert' in sys.modules)"
+    code = "import sys, citelens.models; print('citelens.models.conversion' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"

@@ -16,8 +16,8 @@ from citelens.models import (
     ReportFormatWarning,
     TrackSpecVerificationError,
 )
-from generated_reports import generate_reports
 from reference_oracle import SHARED_SPECS, reference, sample_lines
+from report_factory import generate_reports
 
 
 def _loadable(values: list[dict[str, Any]]) -> list[dict[str, Any]]:

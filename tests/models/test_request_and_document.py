@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from citelens.models import Document, Request, load_requests_from_file
-from reference_oracle import SAMPLES, reference
+from reference_oracle import reference
+from sample_data import TOPICS
 
 
 def _outcome(model: Any, value: dict[str, Any]) -> tuple[str, Any]:
@@ -45,12 +46,12 @@ def test_request_aliases_mirror_request_id() -> None:
 
 
 def test_request_files_load_and_a_line_without_title_fails() -> None:
-    requests = load_requests_from_file(SAMPLES / "example-rag-topics.jsonl")
+    requests = load_requests_from_file(TOPICS / "example-rag-topics.jsonl")
     assert [r.request_id for r in requests] == ["28", "29"]
     with pytest.raises(Exception) as ours:
-        load_requests_from_file(SAMPLES / "example-rag-topics-invalid.jsonl")
+        load_requests_from_file(TOPICS / "example-rag-topics-invalid.jsonl")
     with pytest.raises(Exception) as theirs:
-        reference().request.load_requests_from_file(SAMPLES / "example-rag-topics-invalid.jsonl")
+        reference().request.load_requests_from_file(TOPICS / "example-rag-topics-invalid.jsonl")
     assert type(ours.value) is type(theirs.value)
 
 

@@ -1,16 +1,28 @@
-"""A small checked run, shared by the output tests: two files, findings on real tokens."""
+"""A small checked run, shared by the output tests: two files, findings on real tokens
+(the run's lines are written by the report factory)."""
 
 from __future__ import annotations
 
 from citelens.check.finding import Finding
 from citelens.check.result import FileResult
 from citelens.source.line_index import LineIndex
+from report_factory import line
 
 #: line 2 has an emoji and an accented letter before the bad doc id: columns count code points
 RUN_TEXT = (
-    '{"metadata": {"team_id": "t", "run_id": "r1", "topic_id": "2000"}, "responses": []}\r\n'
-    '{"metadata": {"team_id": "t", "run_id": "r1", "topic_id": "2001"}, "responses": '
-    '[{"text": "Café 😀 ok", "citations": ["bad-id"]}]}\n'
+    line(
+        {"metadata": {"team_id": "t", "run_id": "r1", "topic_id": "2000"}, "responses": []},
+        ensure_ascii=False,
+    )
+    + "\r\n"
+    + line(
+        {
+            "metadata": {"team_id": "t", "run_id": "r1", "topic_id": "2001"},
+            "responses": [{"text": "Café 😀 ok", "citations": ["bad-id"]}],
+        },
+        ensure_ascii=False,
+    )
+    + "\n"
 )
 BAD_ID = RUN_TEXT.index('"bad-id"')
 EMPTY_LIST = RUN_TEXT.index("[]")

@@ -118,3 +118,28 @@ def test_the_structural_check_catches_broken_logs() -> None:
     assert len(problems) == 4
     assert any("level" in p for p in problems) and any("startColumn" in p for p in problems)
     assert any("ruleId must name" in p for p in problems) and any("ruleIndex" in p for p in problems)
+
+
+def test_sarif_from_the_cli_links_every_rule_to_its_documentation(tmp_path: Path, capsys) -> None:
+    """`citelens check --format sarif`: each rule's `helpUri` opens its `## CODE` section."""
+    from urllib.parse import urlsplit
+    from urllib.request import url2pathname
+
+    from citelens.check.catalog import docs_uri
+    from citelens.cli import main
+
+    run = tmp_path / "run.jsonl"
+    run.write_text(
+        'not json\n{"metadata": {"team_id": "t", "run_id": "r", "topic_id": "1"}, "responses": []}\n',
+        encoding="utf-8",
+    )
+    assert main(["check", str(run), "--spec", "rag26", "--format", "sarif"]) == 1
+    log = json.loads(capsys.readouterr().out)
+    rules = log["runs"][0]["tool"]["driver"]["rules"]
+    assert {r["id"] for r in rules} >= {"json_syntax", "empty_answer"}
+    for rule in rules:
+        uri = urlsplit(rule["helpUri"])
+        assert rule["helpUri"] == docs_uri(rule["id"]) and uri.fragment == rule["id"]
+        doc = Path(url2pathname(uri.path)).read_text(encoding="utf-8")
+        assert f"\n## {rule['id']}\n" in doc
+    assert sarif_violations(log) == []

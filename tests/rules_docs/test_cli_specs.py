@@ -130,6 +130,17 @@ def test_user_toml_file_with_one_spec_shows_it(capsys, tmp_path: Path) -> None:
             "length_unit = 'tokens' is not one of",
         ),
         ("specs:\n  x: [1, 2\n", ":", "not valid YAML"),
+        (
+            "specs:\n  x:\n    extends: rag26\n    sentences_key: answers\n",
+            ":4:",
+            "sentences_key = 'answers' is not one of ['answer', 'responses']",
+        ),
+        (
+            "specs:\n  x:\n    extends: rag26\n    topic_id_field: narative_id\n",
+            ":4:",
+            "topic_id_field = 'narative_id' is not one of",
+        ),
+        ("specs: {}\n", ":1:", "`specs` is empty: the file defines no spec"),
     ],
 )
 def test_broken_spec_file_exits_2_with_file_and_line(

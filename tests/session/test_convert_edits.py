@@ -8,8 +8,8 @@ import pytest
 from session_runs import SAMPLE_RUNS, generated
 
 from citelens.cli import main
-from citelens.fixes.edits import apply_edits
 from citelens.session import Workspace
+from citelens.source.edits import apply_edits
 
 TARGETS = ["ragtime25", "rag25", "kiddie", "rag24", "dragun25"]
 

@@ -59,10 +59,12 @@ def test_tsv_line_in_a_jsonl_file() -> None:
 @pytest.mark.parametrize(
     ("text", "line", "words"),
     [
-        ('{"id": true}', 1, "must be a string or an integer, not boolean"),
+        ('{"id": true}', 1, "must be a string or an integer, not a boolean"),
         ('{"id": ""}', 1, "is empty"),
-        ('{"id": "1", "title": 3}', 1, "'title' must be a string, not number"),
+        ('{"id": "1", "title": 3}', 1, "'title' must be a string, not a number"),
         ('{"id": "1", "limit": "many"}', 1, "'limit' must be an integer"),
+        ('{"id": "1", "limit": true}', 1, "'limit' must be an integer, not true"),
+        ('{"id": "1", "limit": [3]}', 1, "'limit' must be an integer, not an array"),
         ('[{"id": "1"} {"id": "2"}]', 1, "expected ',' or ']'"),
         ('[{"id": "1"}, 3]', 1, "array items must be topic objects"),
         ('[{"id": "1"}]\n[]', 2, "unexpected text after the JSON array"),

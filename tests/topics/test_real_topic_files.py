@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from citelens.topics import Topic, TopicSet, load_topics
+from sample_data import TOPICS
 
-DATA = Path(__file__).parent / "data"
+DATA = TOPICS
 
 
 def test_rag24_tsv_with_crlf_lines_loads_all_301_queries() -> None:

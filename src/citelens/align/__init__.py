@@ -11,6 +11,7 @@ the pydantic models load on first use of a name below.
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 _EXPORTS = {
     "align_citations": "citations",
@@ -31,6 +32,11 @@ _EXPORTS = {
     "SpanConfidence": "hallucination",
     "compute_hallucination_metrics": "hallucination",
     "is_grounded": "hallucination",
+    "check_groundedness": "annotate",
+    "annotate_answer": "annotate",
+    "format_with_citations": "annotate",
+    "get_citation_summary": "annotate",
+    "Segment": "models",
     "is_hallucinated": "hallucination",
     "SmithWatermanAligner": "smith_waterman",
     "Tokenizer": "tokenizer",
@@ -42,7 +48,7 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'citelens.align' has no attribute {name!r}")

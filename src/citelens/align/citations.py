@@ -46,6 +46,9 @@ class PreparedCitationCorpus:
         self.embedder = embedder
         self.embedding_index = embedding_index
         self.embedding_build_time_ms = embedding_build_ms
+        # cite-right keeps its Rust inverted index here; the pure-Python path it is
+        # compatible with leaves it None, and so do we (candidates come from `corpus`)
+        self.inverted_index = None
 
     @classmethod
     def from_sources(

@@ -114,4 +114,5 @@ class CitationConfig(BaseModel):
         """The preset called ``name`` (one of :data:`PRESETS`)."""
         if name not in PRESETS:
             raise ValueError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
-        return getattr(cls, name)()
+        preset: CitationConfig = getattr(cls, name)()
+        return preset

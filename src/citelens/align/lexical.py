@@ -9,7 +9,7 @@ Smith-Waterman matches) and the shared content words (the paraphrase gate).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -143,7 +143,9 @@ def stopword_ids(vocab: Mapping[str, int] | None) -> frozenset[int]:
     return ids
 
 
-def content_coverage(answer_ids, passage_ids, stop_ids: frozenset[int]) -> float:
+def content_coverage(
+    answer_ids: Sequence[int], passage_ids: Sequence[int], stop_ids: frozenset[int]
+) -> float:
     """Share of the answer's content tokens found in the passage, each occurrence used once."""
     content = [t for t in answer_ids if t not in stop_ids]
     if not content:

@@ -25,6 +25,16 @@ class SourceDocument(BaseModel):
     metadata: Mapping[str, Any] = Field(default_factory=dict)
 
 
+class Segment(BaseModel):
+    """One sentence-like piece of a document, with its offsets in that document."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    doc_char_start: int
+    doc_char_end: int
+
+
 class SourceChunk(BaseModel):
     """An excerpt of a larger document, placed at ``doc_char_start`` in it.
 
@@ -111,7 +121,7 @@ class Citation(BaseModel):
     evidence_spans: list[EvidenceSpan] = Field(default_factory=list)
     components: Mapping[str, float] = Field(default_factory=dict)
 
-    @computed_field(return_type=str)
+    @computed_field(return_type=str)  # type: ignore[prop-decorator]  # pydantic's documented form
     @property
     def exact_evidence(self) -> str:
         if not self.evidence_spans:

@@ -10,6 +10,10 @@ Only the punctuation positions are visited, so long documents segment quickly.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from citelens.align.models import AnswerSpan, Segment
 
 ABBREVIATIONS = frozenset({"dr", "mr", "mrs", "ms", "prof", "sr", "jr", "st", "vs", "etc", "e.g", "i.e"})
 
@@ -79,12 +83,23 @@ def sentence_spans(text: str, *, split_on_newlines: bool = True) -> list[tuple[i
 
 
 class SimpleSegmenter:
-    """Source segmenter object: ``segment(text)`` returns trimmed sentence spans."""
+    """Source segmenter object, shaped like cite-right's: ``segment(text)`` returns
+    ``Segment`` models (text plus document offsets). The engine itself calls
+    ``sentence_spans``, which skips building a model per sentence."""
 
     def __init__(self, split_on_newlines: bool = True) -> None:
         self.split_on_newlines = split_on_newlines
 
-    def segment(self, text: str) -> list[tuple[int, int]]:
+    def segment(self, text: str) -> list[Segment]:
+        from citelens.align.models import Segment
+
+        return [
+            Segment.model_construct(text=text[start:end], doc_char_start=start, doc_char_end=end)
+            for start, end in self.spans(text)
+        ]
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """The same segmentation as plain ``(start, end)`` pairs."""
         return sentence_spans(text, split_on_newlines=self.split_on_newlines)
 
 
@@ -106,7 +121,7 @@ def paragraph_spans(text: str) -> list[tuple[int, int]]:
 class SimpleAnswerSegmenter:
     """Answer segmenter: paragraphs on blank lines, then sentences (newlines do not split)."""
 
-    def segment(self, text: str) -> list:
+    def segment(self, text: str) -> list[AnswerSpan]:
         from citelens.align.models import AnswerSpan
 
         spans = []

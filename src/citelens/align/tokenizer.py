@@ -15,6 +15,7 @@ import threading
 import unicodedata
 from dataclasses import dataclass
 from itertools import accumulate
+from typing import cast
 
 _PUNCTUATION_FOLD = str.maketrans(
     {
@@ -150,7 +151,7 @@ class Vocabulary:
             ids = [ids[k] for k in keep]
             starts = [starts[k] for k in keep]
             ends = [ends[k] for k in keep]
-        return ids, starts, ends
+        return cast("list[int]", ids), starts, ends  # no None left: every raw token has an id
 
     def tokenize_spans(self, text: str) -> tuple[list[int], list[tuple[int, int]]]:
         """Ids and ``(start, end)`` spans of the tokens of ``text``."""

@@ -36,9 +36,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from citelens.check.registry import FINDING_CODES, MODULES, RULES
+
 RULES_DIR = Path(__file__).with_name("rules")
-#: the documentation files, in the order the rules run
-MODULES = ("source", "schema", "sentences", "references", "metadata", "length", "coverage")
 #: subsection title (lower case) -> RuleDoc field
 SECTIONS = {
     "what it checks": "checks",
@@ -48,7 +48,8 @@ SECTIONS = {
     "how to fix": "fix",
 }
 
-_FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```[ \t]*$", re.S | re.M)
+#: a fenced block: group 1 the info string, group 2 the body (also read by `citelens rules`)
+FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```[ \t]*$", re.S | re.M)
 _CODE_HEADING = re.compile(r"^## +`?([a-z_]+)`? *$", re.M)
 _SUB_HEADING = re.compile(r"^### +(.+?) *$", re.M)
 
@@ -97,13 +98,13 @@ class RuleDoc:
 
 def _mask_fences(text: str) -> str:
     """The text with fenced blocks blanked (same length), so headings inside them are not seen."""
-    return _FENCE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    return FENCE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
 
 
 def _example(code: str, where: str, body: str) -> Example:
     run: tuple[dict[str, str], str] | None = None
     topics = spec_file = None
-    for m in _FENCE.finditer(body):
+    for m in FENCE.finditer(body):
         words = m.group(1).split()
         attrs = dict(w.split("=", 1) for w in words if "=" in w)
         flags = {w for w in words if "=" not in w}
@@ -116,7 +117,7 @@ def _example(code: str, where: str, body: str) -> Example:
     if run is None:
         raise CatalogError(f"{where}: {code}: an example needs a fenced block with spec=ID")
     attrs, text = run
-    note = " ".join(_FENCE.sub("", body).split())
+    note = " ".join(FENCE.sub("", body).split())
     return Example(attrs["spec"], text, topics, spec_file, attrs.get("saved-as", "utf-8"), note, body.strip())
 
 
@@ -171,13 +172,18 @@ def _catalog() -> dict[str, RuleDoc]:
             if code in out:
                 raise CatalogError(f"{code} is documented in both {out[code].module}.md and {module}.md")
             out[code] = doc
+    for code, rule in RULES.items():
+        if code not in out:
+            raise CatalogError(f"{code} has no documentation: add a `## {code}` section to {rule.module}.md")
+        if out[code].module != rule.module:
+            raise CatalogError(
+                f"{code} is declared in {rule.module}.py but documented in {out[code].module}.md"
+            )
     return out
 
 
 def all_rule_docs() -> list[RuleDoc]:
     """Every documented code, in the order of FINDING_CODES (then any others)."""
-    from citelens.specs.model import FINDING_CODES
-
     order = {code: i for i, code in enumerate(FINDING_CODES)}
     return sorted(_catalog().values(), key=lambda d: (order.get(d.code, len(order)), d.code))
 

@@ -9,6 +9,7 @@ on this).
 
 from __future__ import annotations
 
+from bisect import insort_left
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -17,26 +18,29 @@ from typing import Any
 
 from citelens.check import workers
 from citelens.check.finding import Finding, Fix
+from citelens.check.fix_context import FixContext, fix_for
+from citelens.check.registry import STRUCTURE_CODES
 from citelens.check.result import FileResult
 from citelens.check.rules.coverage import ReportFacts, check_coverage, report_facts, topic_findings
 from citelens.check.rules.length import check_length
 from citelens.check.rules.metadata import check_metadata
 from citelens.check.rules.references import check_references
 from citelens.check.rules.schema import check_schema
-from citelens.check.rules.sentences import (
-    check_empty_answer,
-    check_scores,
-    check_sentences,
-    check_shapes,
-    check_structural,
-)
+from citelens.check.rules.sentences import check_empty_answer, check_scores, check_sentences, check_shapes
+from citelens.check.track_spec import TrackSpec
 from citelens.check.view import ReportView, TopicInfo
 from citelens.source.document import Item, SourceFile, decode, read_source
+from citelens.source.edits import shift
 from citelens.source.json_locate import Locator
 from citelens.source.json_nodes import locate
-from citelens.specs.model import STRUCTURE_CODES, TrackSpec
+from citelens.source.json_types import json_type
 
-_PROBLEM_CODES = {"duplicate_key": "duplicate_key", "nonfinite": "json_syntax", "overflow": "json_syntax"}
+_PROBLEM_CODES = {
+    "duplicate_key": "duplicate_key",
+    "nonfinite": "json_syntax",
+    "overflow": "json_syntax",
+    "surrogate": "encoding",
+}
 
 
 def run_rules(
@@ -49,8 +53,7 @@ def run_rules(
     report's topic; or give `topics` and it is looked up by the report's topic id."""
     if not isinstance(value, dict):
         view = ReportView(value={}, spec=spec, request=request)
-        kind = "a list" if isinstance(value, list) else type(value).__name__
-        view.add("schema", f"a report must be a JSON object, not {kind}")
+        view.add("schema", f"a report must be a JSON object, not {json_type(value)}")
         return view
     view = ReportView.build(value, spec, request)
     if request is None and topics and view.topic_id is not None:
@@ -60,7 +63,7 @@ def run_rules(
     check_scores(view)
     if check_empty_answer(view):
         if spec is None:
-            check_structural(view)
+            check_sentences(view)  # its structural part
         else:
             check_metadata(view)
             check_sentences(view)
@@ -146,10 +149,23 @@ class Checker:
         return self.file_result(source, path, report_findings, facts)
 
     def file_result(
-        self, source: SourceFile, path: str, report_findings: list[Finding], facts: list[ReportFacts]
+        self,
+        source: SourceFile,
+        path: str,
+        report_findings: list[Finding],
+        facts: list[ReportFacts],
+        *,
+        presorted: bool = False,
+        spans: dict | None = None,
     ) -> FileResult:
         """The file's result from its reports' findings (placed, severities applied) and
-        facts: adds the text problems and the cross-report findings, then sorts."""
+        facts: adds the text problems and the cross-report findings, then sorts.
+
+        For a caller that re-assembles a file after every edit (`citelens.session`):
+        `presorted` says `report_findings` are in file order already, so only the few
+        file-level findings are sorted in; `spans` is a cache, kept across calls, of where
+        a file-level finding goes inside its report (keyed by the report's decoded value,
+        which stands for its unchanged text)."""
         text = source.text
         findings: list[Finding] = [
             Finding(p.code, "error", p.message, start=p.start, end=p.end) for p in source.problems
@@ -164,15 +180,30 @@ class Checker:
                 findings.append(finding.with_span(0, 1))
                 return
             item = by_index[index]
+            key = (id(item.value), finding.pointer, finding.target) if spans is not None else None
+            hit = spans.get(key) if spans is not None else None
+            if hit is not None and hit[0] is item.value:
+                findings.append(finding.with_span(item.start + hit[1], item.start + hit[2]))
+                return
             locator = locators.get(index)
             if locator is None:
                 locator = locators[index] = Locator(text, item.start, unique_keys=True)
             start, end = _span(text, item, finding.pointer, finding.target, locator)
+            if spans is not None:
+                spans[key] = (item.value, start - item.start, end - item.start)
             findings.append(finding.with_span(start, end))  # no fixer exists for these codes
 
         check_coverage(facts, self.spec, self.topics, add)
-        findings = self.policy.apply(findings) + report_findings
-        findings.sort(key=lambda f: (f.start, f.end, f.code))
+        findings = self.policy.apply(findings)
+        if presorted:
+            findings.sort(key=_order)
+            merged = report_findings  # the caller's list, built for this call
+            for f in reversed(findings):  # each before its equals, as a stable sort puts it
+                insort_left(merged, f, key=_order)
+            findings = merged
+        else:
+            findings += report_findings
+            findings.sort(key=_order)
         return FileResult(path, source.line_index, findings, len(source.items))
 
     # --- one report -----------------------------------------------------------------
@@ -180,7 +211,9 @@ class Checker:
         """One report's findings (offsets relative to `item.start`, severities applied)
         and its facts for the cross-report rules (shared with the cache: copy before
         setting `index`). For callers that keep per-report state (`citelens.session`)."""
-        outcome = self._item(text, item)
+        # not cached when broken: an array element's syntax error can depend on the text
+        # after the element's span, which the cache key does not hold
+        outcome = self._item(text, item) if item.syntax is None else self._check_item(text, item)
         return self.policy.apply(outcome.findings), outcome.facts
 
     def fix_for(self, text: str, item: Item, finding: Finding) -> Fix | None:
@@ -189,12 +222,10 @@ class Checker:
         item = item.decoded(text)
         if item.syntax is not None:
             return None
-        from citelens.fixes.fixers import fix_duplicate_key
-
-        for p in item.problems:
-            if p.kind == "duplicate_key" and finding.code == "duplicate_key" and p.start == finding.start:
-                return fix_duplicate_key(item.node(text), p.start, p.first_key[0])
         view = run_rules(item.value, self.spec, topics=self.topics)
+        context = FixContext(item.node(text), view, self.topics)
+        if finding.code == "duplicate_key":  # placed in the file, with the first key in `data`
+            return fix_for(finding, context)
         found = view.findings
         if self.topics and isinstance(item.value, dict):
             found = found + topic_findings(report_facts(0, view), self.spec, self.topics)
@@ -205,7 +236,7 @@ class Checker:
                 finding.target,
                 finding.message,
             ):
-                return self._with_fix(f, item.node(text), view, 0).fix
+                return fix_for(f, context)
         return None
 
     def _collect(self, text: str, items: list[Item]) -> tuple[list[Finding], list[ReportFacts]]:
@@ -247,20 +278,20 @@ class Checker:
         base = item.start
         if item.syntax is not None:
             return _ItemOutcome([_syntax(item.syntax.message, item.syntax.offset - base)], None)
+        value = item.value
+        view = run_rules(value, self.spec, topics=self.topics)
         out: list[Finding] = []
         for p in item.problems:
             finding = Finding(
-                _PROBLEM_CODES[p.kind], "error", _problem_message(p), start=p.start - base, end=p.end - base
+                _PROBLEM_CODES[p.kind],
+                "error",
+                _problem_message(p),
+                start=p.start,
+                end=p.end,
+                data={"first_key_delta": p.first_key[0] - p.start} if p.kind == "duplicate_key" else {},
             )
-            if self.fixes and p.kind == "duplicate_key":
-                from citelens.fixes.edits import shift
-                from citelens.fixes.fixers import fix_duplicate_key
-
-                repair = fix_duplicate_key(item.node(text), p.start, p.first_key[0])
-                finding = replace(finding, fix=shift(repair, -base) if repair else None)
-            out.append(finding)
-        value = item.value
-        view = run_rules(value, self.spec, topics=self.topics)
+            out.append(self._with_fix(finding, item.node(text), view, base) if self.fixes else finding)
+        out = [f.with_span(f.start - base, f.end - base) for f in out]
         facts = report_facts(0, view) if isinstance(value, dict) else None
         found = view.findings
         if facts is not None and self.topics:
@@ -276,11 +307,12 @@ class Checker:
 
     def _with_fix(self, finding: Finding, node, view: ReportView, base: int) -> Finding:
         """The finding with its repair attached (edit offsets relative to `base`)."""
-        from citelens.fixes.edits import shift
-        from citelens.fixes.fixers import FixContext, fix_for
-
         repair = fix_for(finding, FixContext(node, view, self.topics))
         return replace(finding, fix=shift(repair, -base)) if repair else finding
+
+
+def _order(f: Finding) -> tuple[int, int, str]:
+    return f.start, f.end, f.code
 
 
 def _indexed(facts: ReportFacts, index: int) -> ReportFacts:
@@ -292,8 +324,6 @@ def _moved(f: Finding, by: int) -> Finding:
     """A cached finding (offsets relative to its report) placed at the report's offset."""
     if f.fix is None:
         return f.with_span(f.start + by, f.end + by)
-    from citelens.fixes.edits import shift
-
     return replace(f.with_span(f.start + by, f.end + by), fix=shift(f.fix, by))
 
 
@@ -321,6 +351,11 @@ def _problem_message(p) -> str:
         return (
             f"key {p.detail!r} appears twice in this object; JSON readers keep only the last "
             "value, so remove or rename one"
+        )
+    if p.kind == "surrogate":
+        return (
+            f"this string holds {p.detail}, half of a UTF-16 surrogate pair with no other half: "
+            "not a character, and no UTF-8 writer can write it; remove it or complete the pair"
         )
     if p.kind == "nonfinite":
         return f"{p.detail} is not valid JSON (Python writes it for NaN/inf); use a number or null"

@@ -11,6 +11,10 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Literal
 
+from citelens.source.edits import Applicability, Edit, Fix
+
+__all__ = ["SEVERITIES", "Applicability", "Edit", "Finding", "Fix", "Severity", "Target"]
+
 Severity = Literal["error", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
 
@@ -21,27 +25,6 @@ class Target(str, Enum):
     VALUE = "value"  # the value token: a bad doc id, an index, a score
     KEY = "key"  # the member's key token: a key that should not be there
     MISSING = "missing"  # the pointer names an absent member: put it on the parent's key
-
-
-@dataclass(frozen=True, slots=True)
-class Edit:
-    """Replace file text[start:end] (code points) with new_text."""
-
-    start: int
-    end: int
-    new_text: str
-
-
-Applicability = Literal["safe", "unsafe"]
-
-
-@dataclass(frozen=True, slots=True)
-class Fix:
-    """A repair for a finding. `unsafe` fixes change content (e.g. drop sentences)."""
-
-    title: str
-    edits: tuple[Edit, ...]
-    applicability: Applicability = "safe"
 
 
 @dataclass(frozen=True, slots=True)

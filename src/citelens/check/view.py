@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from citelens.check.finding import Finding, Target
 from citelens.source.json_nodes import pointer_join
-from citelens.specs.model import TrackSpec
+
+if TYPE_CHECKING:
+    from citelens.check.track_spec import TrackSpec
 
 _INT_TEXT = re.compile(r"\s*[+-]?\d+\s*\Z")
 
@@ -46,6 +48,11 @@ SHAPE_NAMES = {
     "neuclir": "a list of doc ids",
     "ragtime": "an object mapping doc ids to scores",
 }
+
+
+#: the metadata keys that name the topic; the reference model fills each from the others,
+#: so after loading they hold one id (RAG says narrative_id, RAGTIME topic_id/request_id)
+TOPIC_ID_ALIASES = ("topic_id", "narrative_id", "request_id")
 
 
 class TopicInfo(Protocol):

@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         "strict": args.strict,
         "topics": str(Path(args.topics).resolve()) if args.topics else None,
     }
-    from citelens.session import Workspace
+    from citelens.session.workspace import Workspace
 
     # the one-shot run: no per-report cache, big files checked on several processes
     workspace = Workspace(cli=cli, checker_options={"cache_size": 0, "workers": min(os.cpu_count() or 1, 4)})

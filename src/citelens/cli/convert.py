@@ -39,8 +39,8 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from citelens.check import Checker
-    from citelens.fixes.edits import apply_edits
-    from citelens.session import Workspace
+    from citelens.session.workspace import Workspace
+    from citelens.source.edits import apply_edits
     from citelens.specs import SpecError, resolve_spec
     from citelens.topics import TopicFileError, load_topics
 

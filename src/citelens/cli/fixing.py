@@ -9,7 +9,7 @@ from typing import TextIO
 
 from citelens.check.result import FileResult
 from citelens.cli.files import write_atomic
-from citelens.session import Workspace
+from citelens.session.workspace import Workspace
 from citelens.source.document import decode
 
 _BOM = b"\xef\xbb\xbf"

@@ -15,8 +15,6 @@ from dataclasses import asdict
 
 from citelens.cli import EXIT_OK, EXIT_USAGE
 
-_FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```[ \t]*$", re.S | re.M)
-
 
 def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
@@ -116,7 +114,9 @@ def plain(markdown: str) -> str:
         body = "\n".join("    " + line if line else "" for line in m.group(2).rstrip("\n").split("\n"))
         return (label + "\n" if label else "") + body + "\n"
 
-    text = _FENCE.sub(block, markdown)
+    from citelens.check.catalog import FENCE
+
+    text = FENCE.sub(block, markdown)
     text = re.sub(r"\*\*(.+?)\*\*", r"\1", text)
     return re.sub(r"\n{3,}", "\n\n", text).strip()
 

@@ -12,12 +12,9 @@ import argparse
 import difflib
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from citelens.cli import EXIT_OK, EXIT_USAGE
-
-SPEC_FILE_SUFFIXES = (".toml", ".yml", ".yaml", ".json")
 
 REFERENCES = {
     "retrieval_list": "a retrieval list: every cited doc must be listed, uncited entries are allowed",
@@ -44,30 +41,23 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from citelens.specs import SpecError, builtin_specs, load_spec_file
+    from citelens.specs import SpecError, builtin_specs, parse_spec_ref
 
     builtin = builtin_specs()
     wanted = args.spec
     try:
         if wanted is None:
             return _show_many(builtin, args.format, "built-in specs")
-        if wanted in builtin:
+        ref = parse_spec_ref(wanted)
+        if ref.path is None:
             return _show_one(builtin[wanted], args.format)
-        file_part, _, spec_id = wanted.partition("#")
-        path = Path(file_part)
-        if path.exists() or path.suffix.lower() in SPEC_FILE_SUFFIXES:
-            if not path.is_file():
-                raise SpecError("not a file" if path.exists() else "no such file", str(path))
-            specs = load_spec_file(path)
-            if spec_id:
-                if spec_id not in specs:
-                    raise SpecError(
-                        f"no spec {spec_id!r} in this file; it has: {', '.join(specs)}", str(path)
-                    )
-                return _show_one(specs[spec_id], args.format)
+        if ref.looks_like_file:
+            specs = ref.specs()
+            if ref.spec_id:
+                return _show_one(specs[ref.spec_id], args.format)
             if len(specs) == 1 and args.format == "text":
-                return _show_one(next(iter(specs.values())), args.format, source=str(path))
-            return _show_many(specs, args.format, f"specs in {path}", f"citelens specs {path}#ID")
+                return _show_one(next(iter(specs.values())), args.format, source=str(ref.path))
+            return _show_many(specs, args.format, f"specs in {ref.path}", f"citelens specs {ref.path}#ID")
     except SpecError as exc:
         print(f"citelens specs: {exc}", file=sys.stderr)
         return EXIT_USAGE

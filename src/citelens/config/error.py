@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from citelens.source.located_error import LocatedError
 
-class ConfigError(ValueError):
+
+class ConfigError(LocatedError):
+    path: Path | None
+
     def __init__(self, message: str, path: Path | str | None = None, line: int | None = None):
-        self.path = Path(path) if path is not None else None
-        self.line, self.reason = line, message
-        where = f"{path}:{line}: " if path is not None and line else (f"{path}: " if path is not None else "")
-        super().__init__(where + message)
+        super().__init__(message, Path(path) if path is not None else None, line)

@@ -7,22 +7,19 @@ misspelt severity code would otherwise silently never apply.
 
 from __future__ import annotations
 
-import re
 import tomllib
 from pathlib import Path
 from typing import Any, Final
 
 from citelens.config.error import ConfigError
 from citelens.config.settings import SETTING_KEYS, SETTING_TYPES, Settings, check_severity_table, suggestion
-from citelens.config.toml_lines import Table, TomlLines
+from citelens.source.toml_lines import Table, TomlLines, syntax_error
 
 #: config file name -> the table inside it that holds the settings (() = top level)
 CONFIG_FILES: Final[dict[str, Table]] = {
     "citelens.toml": (),
     "pyproject.toml": ("tool", "citelens"),
 }
-
-_TOML_AT = re.compile(r"\(at line (\d+), column \d+\)")
 
 
 def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
@@ -33,13 +30,11 @@ def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
     try:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as exc:
-        m = _TOML_AT.search(str(exc))
-        raise ConfigError(
-            f"not valid TOML: {_TOML_AT.sub('', str(exc)).strip()}", path, int(m.group(1)) if m else None
-        ) from None
+        reason, line = syntax_error(exc)
+        raise ConfigError(f"not valid TOML: {reason}", path, line) from None
 
 
-def _table(data: dict[str, Any], table: Table) -> dict[str, Any] | None:
+def _table(data: dict[str, Any], table: Table) -> object:
     value: Any = data
     for part in table:
         if not isinstance(value, dict) or part not in value:
@@ -78,18 +73,20 @@ def find_config(start: str | Path) -> Path | None:
 
 
 def _resolve_spec(value: str, base: Path, path: Path, line: int | None) -> str:
-    from citelens.specs import builtin_specs
+    """The spec setting checked and made absolute: a built-in id, or `FILE[#ID]` with FILE
+    taken from the config file's directory (the spec itself is read when it is used)."""
+    from citelens.specs import builtin_specs, parse_spec_ref
 
-    known = builtin_specs()
-    if value in known:
+    ref = parse_spec_ref(value, base)
+    if ref.path is None:
         return value
-    file_part, hash_, wanted = value.partition("#")
-    spec_path = (base / file_part).resolve()
+    spec_path = ref.path.resolve()
     if spec_path.is_file():
-        return f"{spec_path}{hash_}{wanted}"
+        return f"{spec_path}#{ref.spec_id}" if ref.spec_id else str(spec_path)
+    known = sorted(builtin_specs())
     raise ConfigError(
-        f"'spec': {value!r} is neither a built-in spec{suggestion(value, sorted(known))} "
-        f"(known: {', '.join(sorted(known))}) nor a spec file (no file {spec_path})",
+        f"'spec': {value!r} is neither a built-in spec{suggestion(value, known)} "
+        f"(known: {', '.join(known)}) nor a spec file (no file {spec_path})",
         path,
         line,
     )

@@ -1,40 +1,41 @@
-"""Report conversion between track specs: typed (`convert`) and on raw JSON values (`convert_value`).
-
-Names load on first use, so that `citelens.models` can use the ranking helpers without
-importing the converter (which imports the models).
-"""
+"""Report conversion between track specs, on raw JSON values (`convert_value`) with loss
+notes; the typed conversion (`convert`, `to_rag`, `to_ragtime`) is the models' own
+(`citelens.models.conversion`) and is re-exported here."""
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from citelens.check.rules.length import word_count
+from citelens.convert.export import write_submission_output
+from citelens.convert.flat import flat_to_nested, nested_to_flat
+from citelens.convert.losses import LossNote
+from citelens.convert.value import ConversionError, convert_value, report_from_value
+from citelens.convert.wire import report_to_submission_dict, submission_dict
+from citelens.models.citation_ranking import (
+    EmittedCitations,
+    RankedCitations,
+    rank_citations,
+    rank_confidences,
+)
+from citelens.models.conversion import convert, to_rag, to_ragtime
+from citelens.models.metadata_map import map_metadata
 
-_EXPORTS = {
-    "convert": "citelens.convert.convert",
-    "to_rag": "citelens.convert.convert",
-    "to_ragtime": "citelens.convert.convert",
-    "submission_dict": "citelens.convert.wire",
-    "report_to_submission_dict": "citelens.convert.wire",
-    "map_metadata": "citelens.convert.metadata_map",
-    "flat_to_nested": "citelens.convert.flat",
-    "nested_to_flat": "citelens.convert.flat",
-    "word_count": "citelens.convert.flat",
-    "report_from_value": "citelens.convert.value",
-    "convert_value": "citelens.convert.value",
-    "ConversionError": "citelens.convert.value",
-    "LossNote": "citelens.convert.losses",
-    "rank_confidences": "citelens.convert.ranking",
-    "rank_citations": "citelens.convert.ranking",
-    "RankedCitations": "citelens.convert.ranking",
-    "EmittedCitations": "citelens.convert.ranking",
-}
-
-__all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module 'citelens.convert' has no attribute {name!r}")
-    value = getattr(import_module(_EXPORTS[name]), name)
-    globals()[name] = value
-    return value
+__all__ = [
+    "ConversionError",
+    "EmittedCitations",
+    "LossNote",
+    "RankedCitations",
+    "convert",
+    "convert_value",
+    "flat_to_nested",
+    "map_metadata",
+    "nested_to_flat",
+    "rank_citations",
+    "rank_confidences",
+    "report_from_value",
+    "report_to_submission_dict",
+    "submission_dict",
+    "to_rag",
+    "to_ragtime",
+    "word_count",
+    "write_submission_output",
+]

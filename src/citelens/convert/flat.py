@@ -7,9 +7,9 @@ its keys is the topic text and which the declared length comes from the spec
 
 from __future__ import annotations
 
-import unicodedata
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
+
+from citelens.check.rules.length import word_count
 
 if TYPE_CHECKING:
     from citelens.specs import TrackSpec
@@ -18,11 +18,6 @@ if TYPE_CHECKING:
 def is_flat(spec: TrackSpec | None) -> bool:
     """Whether a spec lays metadata out at the top level."""
     return spec is not None and spec.layout == "flat"
-
-
-def word_count(texts: Iterable[str]) -> int:
-    """Words of the answer as the 2024 checker counts them: per sentence, stripped, NFKC, split."""
-    return sum(len(unicodedata.normalize("NFKC", t.strip()).split()) for t in texts)
 
 
 def structural_keys(spec: TrackSpec) -> set[str]:

@@ -9,17 +9,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from citelens.convert.convert import citation_limit
+from citelens.check.view import TOPIC_ID_ALIASES
 from citelens.convert.flat import is_flat, structural_keys
-from citelens.convert.losses import LossNote, pointer
-from citelens.convert.ranking import ordered_ids, resolve_positions
+from citelens.convert.losses import LossNote
+from citelens.models.citation_ranking import ordered_ids, resolve_positions
+from citelens.models.conversion import citation_limit
 from citelens.models.report import Report
 from citelens.models.sentences import tag_of_sentence
+from citelens.source.json_nodes import pointer_join
 
 if TYPE_CHECKING:
     from citelens.specs import TrackSpec
 
-_TOPIC_ALIASES = ("topic_id", "narrative_id", "request_id")
 _SENTENCE_KEYS = ("responses", "answer")
 
 
@@ -53,7 +54,7 @@ class LossScan:
         return self.found
 
     def _md_pointer(self, key: str) -> str:
-        return pointer(key) if self.flat_in else pointer("metadata", key)
+        return pointer_join(key) if self.flat_in else pointer_join("metadata", key)
 
     def _out_metadata(self) -> dict[str, Any]:
         if not self.flat_out:
@@ -69,13 +70,13 @@ class LossScan:
                 if not self.flat_out or self.target.response_length_field is None:
                     self.add(
                         "field_dropped",
-                        pointer(length_key),
+                        pointer_join(length_key),
                         f"{length_key} is not part of {self.target.track} (it is derived from the text)",
                     )
                 elif self.out.get(self.target.response_length_field) != declared:
                     self.add(
                         "response_length_recomputed",
-                        pointer(length_key),
+                        pointer_join(length_key),
                         f"{length_key} {declared!r} replaced by the computed word count "
                         f"{self.out.get(self.target.response_length_field)}",
                     )
@@ -86,7 +87,7 @@ class LossScan:
                 continue
             if key in _SENTENCE_KEYS and item == self.value.get(self.sentence_key):
                 continue  # the same sentences under both names
-            self.add("field_dropped", pointer(key), f"top-level key {key!r} is not carried over")
+            self.add("field_dropped", pointer_join(key), f"top-level key {key!r} is not carried over")
 
     def _metadata(self) -> None:
         raw = self.value if self.flat_in else self.value.get("metadata")
@@ -99,7 +100,7 @@ class LossScan:
         for key, item in raw.items():
             if key in skip or item is None:
                 continue
-            if key in _TOPIC_ALIASES or (self.flat_in and key == self.source.topic_id_field):  # type: ignore[union-attr]
+            if key in TOPIC_ID_ALIASES or (self.flat_in and key == self.source.topic_id_field):  # type: ignore[union-attr]
                 name = self.target.topic_id_field
             elif key == narrative_in:
                 name = narrative_out
@@ -122,7 +123,7 @@ class LossScan:
             if key in out_md and (out_md[key] is None or out_md[key] == ""):
                 self.add(
                     "metadata_unfilled",
-                    "" if self.flat_in else pointer("metadata"),
+                    "" if self.flat_in else pointer_join("metadata"),
                     f"{self.target.track} requires metadata key {key!r}, which the source does not have",
                     key=key,
                 )
@@ -136,7 +137,7 @@ class LossScan:
         limit = citation_limit(self.target)
         scored = self.report.get_sentences_with_citation_confidences()
         for i, (raw, typed) in enumerate(zip(raw_sentences, self.report.responses or [])):
-            where = pointer(self.sentence_key, i)
+            where = pointer_join(self.sentence_key, i)
             if isinstance(raw, Mapping):
                 extra = sorted(k for k, v in raw.items() if k not in ("text", "citations") and v is not None)
                 if extra:
@@ -149,7 +150,7 @@ class LossScan:
             cites, tag = typed.citations, tag_of_sentence(typed)
             if not cites:
                 continue
-            where = pointer(self.sentence_key, i, "citations")
+            where = pointer_join(self.sentence_key, i, "citations")
             if tag == "ragtime" and tag_out != "ragtime":
                 self.add(
                     "confidence_dropped",
@@ -189,7 +190,9 @@ class LossScan:
         out_set = set(out_refs or [])
         if len(set(src_list)) < len(src_list):
             self.add(
-                "references_duplicate_merged", pointer("references"), "repeated reference ids are kept once"
+                "references_duplicate_merged",
+                pointer_join("references"),
+                "repeated reference ids are kept once",
             )
         dropped = [r for r in dict.fromkeys(src_list) if r not in out_set]
         if dropped:
@@ -198,7 +201,7 @@ class LossScan:
             )
             self.add(
                 "references_dropped",
-                pointer("references"),
+                pointer_join("references"),
                 f"{len(dropped)} reference(s) dropped: {self.target.track} {why}",
                 ids=dropped,
             )
@@ -206,7 +209,7 @@ class LossScan:
         added = [r for r in out_refs or [] if r not in src_set]
         if added:
             where = (
-                pointer("references") if "references" in self.value else ""
+                pointer_join("references") if "references" in self.value else ""
             )  # no list yet: the whole value
             self.add(
                 "references_added", where, f"{len(added)} cited doc id(s) added to references", ids=added

@@ -43,8 +43,3 @@ class LossNote:
     @property
     def kind(self) -> Kind:
         return LOSS_CODES[self.code][0]
-
-
-def pointer(*parts: str | int) -> str:
-    """An RFC 6901 pointer from path parts."""
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)

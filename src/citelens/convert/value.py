@@ -12,12 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from citelens.convert.convert import convert, resolve
 from citelens.convert.flat import flat_to_nested, is_flat
 from citelens.convert.loss_scan import LossScan
 from citelens.convert.losses import LossNote
 from citelens.convert.wire import submission_dict
+from citelens.models.conversion import convert
 from citelens.models.report import Report
+from citelens.specs import require_spec
 
 if TYPE_CHECKING:
     from citelens.specs import TrackSpec
@@ -54,7 +55,7 @@ def report_from_value(
     `defaults` fills metadata keys the value lacks (e.g. `team_id` for a flat line).
     Raises `ConversionError` when the value is not a loadable report.
     """
-    spec_from = resolve(spec) if spec is not None else None
+    spec_from = require_spec(spec) if spec is not None else None
     if not isinstance(value, Mapping):
         raise ConversionError(f"a report is a JSON object, not {type(value).__name__}")
     try:
@@ -75,8 +76,8 @@ def convert_value(
     `spec_from` only tells how to read the value (flat or `metadata`-wrapped; `None`:
     wrapped). Returns the converted value and the notes on what was lost or changed.
     """
-    source_spec = resolve(spec_from) if spec_from is not None else None
-    target = resolve(spec_to)
+    source_spec = require_spec(spec_from) if spec_from is not None else None
+    target = require_spec(spec_to)
     report = report_from_value(value, source_spec, defaults=defaults)
     out = submission_dict(convert(report, target), target)
     return out, LossScan(value, source_spec, target, report, out).notes()

@@ -6,7 +6,9 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from citelens.convert.flat import nested_to_flat
+from citelens.models.conversion import convert
 from citelens.models.report import Report
+from citelens.specs import require_spec
 
 if TYPE_CHECKING:
     from citelens.specs import TrackSpec
@@ -24,9 +26,7 @@ def submission_dict(report: Report, spec: TrackSpec | str) -> dict[str, Any]:
     and `citations`; `references` is written unless the spec has none. Flat-layout specs
     get their keys at the top level.
     """
-    from citelens.convert.convert import resolve
-
-    spec = resolve(spec)
+    spec = require_spec(spec)
     md = report.metadata
     metadata: dict[str, Any] = {}
     for key in (*spec.mandatory_metadata, *spec.recommended_metadata):
@@ -45,6 +45,4 @@ def submission_dict(report: Report, spec: TrackSpec | str) -> dict[str, Any]:
 
 def report_to_submission_dict(report: Report, spec: TrackSpec | str) -> dict[str, Any]:
     """`convert` then `submission_dict`: any report as `spec`'s wire value."""
-    from citelens.convert.convert import convert
-
     return submission_dict(convert(report, spec), spec)

@@ -1,1 +1,3 @@
-"""Repairs for findings, as text edits; and the loop that applies them to a file."""
+"""Applying the rules' fixes to a file (`apply.fix_text`); the fixers themselves sit beside
+their rules (`citelens.check.rules`), one repair at a time through
+`citelens.check.fix_context.fix_for`."""

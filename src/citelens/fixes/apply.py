@@ -10,9 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from citelens.check.engine import Checker
-from citelens.check.finding import Edit
 from citelens.check.result import FileResult
-from citelens.fixes.edits import apply_edits, compatible
+from citelens.source.edits import Edit, apply_edits, compatible
 
 MAX_PASSES = 25
 

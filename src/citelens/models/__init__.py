@@ -16,7 +16,9 @@ from citelens.models.ranking import (
     save_retrieved_docs,
 )
 from citelens.models.report import Report, extract_doc_ids_from_report, load_report, write_pydantic_json_list
+from citelens.models.report_verification import ReportVerification, ReportVerificationError
 from citelens.models.request import Request, load_requests_from_file, load_requests_from_irds
+from citelens.models.run_folders import RunLoadWarning, load_runs_failsave
 from citelens.models.sentences import (
     NeuclirReportSentence,
     Rag24ReportSentence,
@@ -37,8 +39,11 @@ __all__ = [
     "ReportFormatWarning",
     "ReportMetaData",
     "ReportSentence",
+    "ReportVerification",
+    "ReportVerificationError",
     "Request",
     "RetrievedDocuments",
+    "RunLoadWarning",
     "TaskType",
     "TrackSpecVerificationError",
     "extract_doc_ids_from_report",
@@ -47,6 +52,7 @@ __all__ = [
     "load_requests_from_file",
     "load_requests_from_irds",
     "load_retrieved_docs",
+    "load_runs_failsave",
     "save_retrieved_docs",
     "sentence_class_for",
     "stream_documents",

@@ -7,7 +7,7 @@ the wanted shape is returned as it is, not copied.
 
 from __future__ import annotations
 
-from citelens.convert.ranking import ordered_ids, rank_confidences, resolve_positions
+from citelens.models.citation_ranking import ordered_ids, rank_confidences, resolve_positions
 from citelens.models.sentences import (
     NeuclirReportSentence,
     Rag24ReportSentence,

@@ -63,9 +63,11 @@ def verify_ragtime(report: Report, check_doc_ids: bool = True) -> bool:
                         ReportFormatWarning,
                         stacklevel=3,
                     )
-    for s in sentences:
-        if not s.citations:
+    for sentence in sentences:
+        if not sentence.citations:
             warnings.warn(
-                f"Ragtime Report format contains empty citations: {s}", ReportFormatWarning, stacklevel=3
+                f"Ragtime Report format contains empty citations: {sentence}",
+                ReportFormatWarning,
+                stacklevel=3,
             )
     return True

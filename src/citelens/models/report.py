@@ -63,8 +63,8 @@ class Report(BaseModel):
     def _sentences(self) -> list[ReportSentence]:
         """The sentence list; after `switch_responses_to_answer` it lives under `answer`."""
         if self.responses is not None:
-            return self.responses
-        return self.answer or []
+            return list(self.responses)
+        return list(self.answer or [])
 
     # --- text -------------------------------------------------------------------------
 
@@ -163,21 +163,21 @@ class Report(BaseModel):
 
     # --- conversion -----------------------------------------------------------------------
 
-    def convert(self, spec: SpecArg) -> Report:
-        """A new report in `spec`'s shape (see `citelens.convert.convert`)."""
-        from citelens.convert import convert
+    def convert(self, spec: TrackSpec | str) -> Report:
+        """A new report in `spec`'s shape (see `citelens.models.conversion`)."""
+        from citelens.models.conversion import convert  # loaded on first use
 
         return convert(self, spec)
 
     def to_rag(self, spec: SpecArg = None) -> Report:
         """Deprecated: `convert(spec)` with a RAG spec (default rag25)."""
-        from citelens.convert import to_rag
+        from citelens.models.conversion import to_rag  # loaded on first use
 
         return to_rag(self, spec)
 
     def to_ragtime(self, spec: SpecArg = None) -> Report:
         """Deprecated: `convert(spec)` with a RAGTIME spec (default ragtime25)."""
-        from citelens.convert import to_ragtime
+        from citelens.models.conversion import to_ragtime  # loaded on first use
 
         return to_ragtime(self, spec)
 

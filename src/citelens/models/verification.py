@@ -9,21 +9,17 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
+from citelens.check import check_report
+from citelens.check.rules.length import word_count
+from citelens.check.view import TOPIC_ID_ALIASES
+from citelens.specs import TrackSpec, resolve_spec
+
 if TYPE_CHECKING:
     from citelens.models.report import Report
-    from citelens.specs import TrackSpec
 
 
 class TrackSpecVerificationError(RuntimeError):
     """A report breaks its track spec (a RuntimeError, as the reference library raises)."""
-
-
-def resolve(spec: TrackSpec | str | None) -> TrackSpec | None:
-    from citelens.specs import TrackSpec, resolve_spec
-
-    if spec is not None and not isinstance(spec, (str, TrackSpec)):
-        raise TypeError(f"spec must be a TrackSpec, a track id or None; got {type(spec).__name__}")
-    return resolve_spec(spec)
 
 
 def report_value(report: Report, spec: TrackSpec | None, use_answer: bool = False) -> dict[str, Any]:
@@ -32,7 +28,7 @@ def report_value(report: Report, spec: TrackSpec | None, use_answer: bool = Fals
     Of the synced topic-id names only the spec's own is written, so that the aliases the
     model fills in do not read as extra metadata keys.
     """
-    aliases = {"topic_id", "narrative_id", "request_id"} - {spec.topic_id_field if spec else "topic_id"}
+    aliases = set(TOPIC_ID_ALIASES) - {spec.topic_id_field if spec else "topic_id"}
     metadata = {
         k: v
         for k, v in report.metadata.model_dump(mode="json", exclude_none=True).items()
@@ -58,8 +54,6 @@ def _flat_value(
     spec: TrackSpec,
 ) -> dict[str, Any]:
     """The flat layout: metadata keys on top, the narrative under the spec's name, the length computed."""
-    from citelens.convert.flat import word_count
-
     value = {(spec.narrative_field if k == "narrative" else k): v for k, v in metadata.items()}
     if references is not None:
         value["references"] = list(references)
@@ -89,9 +83,7 @@ def findings(
     report: Report, spec: TrackSpec | str | None, *, request: Any = None, use_answer: bool = False
 ) -> tuple[list[str], list[str]]:
     """(error messages, warning messages) of `report` under `spec`."""
-    from citelens.check import check_report
-
-    resolved = resolve(spec)
+    resolved = resolve_spec(spec)
     info = topic_info(request, resolved) if resolved is not None else None
     found = check_report(report_value(report, resolved, use_answer), resolved, info)
     errors = [f.message for f in found if f.severity == "error"]

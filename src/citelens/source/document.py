@@ -12,15 +12,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from citelens.source.file_kind import EXPECTED, table_kind, wide_encoding
 from citelens.source.json_nodes import Node
-from citelens.source.json_scan import JsonSyntaxError, ValueProblem, parse
+from citelens.source.json_scan import LONE_SURROGATE, MAX_DEPTH, JsonSyntaxError, ValueProblem, parse
 from citelens.source.line_index import LineIndex
 
-Layout = Literal["jsonl", "array", "object", "empty"]
+Layout = Literal["jsonl", "array", "object", "empty", "table"]  # table: a TSV or TREC file, no reports
 
 _INFINITIES = (math.inf, -math.inf)
 MAX_ENCODING_PROBLEMS = 10
 _BLANK = re.compile(r"[ \t\n\r]*\Z")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
 @dataclass(slots=True)
@@ -96,7 +98,11 @@ class Item:
 
 
 def decode(data: bytes) -> tuple[str, list[TextProblem]]:
-    """UTF-8 text (BOM dropped); each undecodable byte run becomes U+FFFD plus a problem."""
+    """UTF-8 text (BOM dropped); each undecodable byte run becomes U+FFFD plus a problem.
+    A UTF-16 or UTF-32 file is one problem saying so, and no text."""
+    wide = wide_encoding(data)
+    if wide is not None:
+        return "", [TextProblem("encoding", f"the file is {wide} text; {EXPECTED}, saved as UTF-8", 0, 1)]
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
@@ -164,13 +170,42 @@ def nul_problems(text: str) -> list[TextProblem]:
 def _fast_item(text: str, index: int, start: int, end: int, decoder: _LineDecoder | None = None) -> Item:
     decoder = decoder or _LineDecoder()
     item = Item(index, start, end)
+    line = text[start:end]
     try:
-        item.value = decoder.decode(text[start:end])
-        if not (decoder.dupes or decoder.nonfinite):
+        item.value = decoder.decode(line)
+        if not (decoder.dupes or decoder.nonfinite or _needs_positions(line, item.value)):
             return item
     except (ValueError, RecursionError):
         pass
     return _slow_item(text, index, start, end)
+
+
+def _needs_positions(line: str, value: Any) -> bool:
+    """Whether a line `json.loads` read still holds what only the positioned parser
+    reports: nesting beyond `MAX_DEPTH`, or a lone surrogate (`"\\ud800"`) in a string.
+    Cheap text tests first; the value is walked only when they cannot rule it out."""
+    deep = line.count("[") + line.count("{") > MAX_DEPTH
+    lone = _SURROGATE_ESCAPE.search(line) is not None
+    if not (deep or lone):
+        return False
+    depth, stack = 0, [(value, 1)]
+    while stack:
+        node, level = stack.pop()
+        if isinstance(node, dict):
+            if lone and any(LONE_SURROGATE.search(k) for k in node):
+                return True
+            children = node.values()
+        elif isinstance(node, list):
+            children = node
+        elif lone and isinstance(node, str) and LONE_SURROGATE.search(node):
+            return True
+        else:
+            continue
+        depth = max(depth, level)
+        if depth > MAX_DEPTH:
+            return True
+        stack.extend((child, level + 1) for child in children)
+    return False
 
 
 def _slow_item(text: str, index: int, start: int, end: int) -> Item:
@@ -237,7 +272,9 @@ def _array_items(text: str, open_at: int) -> tuple[list[Item], JsonSyntaxError |
         try:
             parsed = parse(text, pos, trailing=True)
         except JsonSyntaxError as exc:
-            item = Item(len(items), pos, max(exc.offset, pos + 1), syntax=exc)
+            # the span takes in the character the error is about: a checker caches
+            # outcomes by the item's text, and the message names that character
+            item = Item(len(items), pos, max(min(exc.offset + 1, len(text)), pos + 1), syntax=exc)
             items.append(item)
             pos = _resync(text, pos)
             if pos < 0:
@@ -272,7 +309,17 @@ def read_source(text: str, problems: list[TextProblem] | None = None, *, lazy: b
     problems = list(problems or []) + nul_problems(text)
     layout, first = detect_layout(text, lines)
     if layout == "empty":
+        if not problems:  # a UTF-16 file already says why there is nothing to read
+            what = "it is empty" if not text else "it has only blank lines"
+            problems.append(
+                TextProblem("json_syntax", f"the file holds no reports ({what}); {EXPECTED}", 0, 1)
+            )
         return SourceFile(text, lines, "empty", [], problems)
+    if layout == "table":
+        kind = table_kind(text, first)
+        assert kind is not None
+        problems.append(TextProblem("json_syntax", kind.message, kind.start, kind.end))
+        return SourceFile(text, lines, "table", [], problems)
     if layout == "array":
         items, syntax = _array_items(text, first)
         return SourceFile(text, lines, "array", items, problems, syntax)
@@ -291,6 +338,8 @@ def detect_layout(text: str, lines: LineIndex) -> tuple[Layout, int]:
     first = _LEADING_BLANKS.match(text).end()
     if first == len(text):
         return "empty", first
+    if table_kind(text, first) is not None:
+        return "table", first
     line0 = lines.line_of(first)
     first_line = text[first : lines.line_end(line0)].rstrip()
     if text[first] == "[" and not (_is_json(first_line) and _next_line_is_json(text, lines, line0)):
@@ -324,11 +373,15 @@ def read_item(text: str, index: int, start: int, end: int) -> Item:
 
 
 def _is_json(line: str) -> bool:
+    """Whether the line is one whole JSON value (one too deep to read counts, if its
+    brackets balance: it is a JSON-lines report, not the start of a pretty-printed one)."""
     try:
         json.loads(line)
         return True
-    except (ValueError, RecursionError):
+    except ValueError:
         return False
+    except RecursionError:
+        return line.count("[") + line.count("{") == line.count("]") + line.count("}")
 
 
 def _next_line_is_json(text: str, lines: LineIndex, line0: int) -> bool:

@@ -55,12 +55,15 @@ class Node:
 
 
 def pointer_tokens(pointer: str) -> list[str]:
+    """The unescaped tokens of an RFC 6901 pointer (`/a~1b/0` -> `["a/b", "0"]`)."""
     if not pointer:
         return []
     return [t.replace("~1", "/").replace("~0", "~") for t in pointer.lstrip("/").split("/")]
 
 
 def pointer_join(*tokens: object) -> str:
+    """An RFC 6901 pointer from path parts, escaped (`"a/b", 0` -> `/a~1b/0`); the one
+    place pointers are built, for findings and conversion loss notes alike."""
     return "".join("/" + str(t).replace("~", "~0").replace("/", "~1") for t in tokens)
 
 

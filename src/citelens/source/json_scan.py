@@ -15,12 +15,18 @@ from json.decoder import JSONDecodeError, scanstring
 
 from citelens.source.json_nodes import Member, Node
 
-MAX_DEPTH = 1000  # deeper documents are refused with a finding (json.loads refuses them too)
+#: Deeper values are refused with a finding. autojudge-base cannot load a report nested
+#: about 985 levels deep (a RecursionError in its command line; about 993 in-process,
+#: depending on the call stack), so the limit sits well below that: every line the
+#: reference cannot load for its depth gets an error here. Real reports nest < 10 deep.
+MAX_DEPTH = 500
 
 _WS = re.compile(r"[ \t\n\r]*")
 _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?")
 _CONSTANTS = (("true", True), ("false", False), ("null", None))
 _NONFINITE = (("NaN", math.nan), ("Infinity", math.inf), ("-Infinity", -math.inf))
+#: a UTF-16 surrogate left alone in a decoded string (a pair decodes to one character)
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class JsonSyntaxError(ValueError):
@@ -33,7 +39,7 @@ class JsonSyntaxError(ValueError):
 class ValueProblem:
     """Valid for Python's json module but not portable JSON, or an ambiguous object."""
 
-    kind: str  # "duplicate_key" | "nonfinite" | "overflow"
+    kind: str  # "duplicate_key" | "nonfinite" | "overflow" | "surrogate"
     start: int
     end: int
     detail: str = ""
@@ -137,7 +143,7 @@ def _parse(s: str, trailing: bool) -> Parsed:
                 fail(f"expected ',' or '{closer}', found {_describe(ch)}", pos)
             pos = _WS.match(s, pos + 1).end()
             if frame[0].kind == "object":
-                pos = _read_key(s, pos, frame, fail)
+                pos = _read_key(s, pos, frame, fail, problems)
             break
         if not stack:
             break
@@ -164,13 +170,15 @@ def _read_value(s: str, pos: int, stack: list, attach, problems: list, fail) -> 
                 attach(node, frame[1])
                 return pos + 1
             if ch == "{":
-                pos = _read_key(s, pos, frame, fail)
+                pos = _read_key(s, pos, frame, fail, problems)
             continue  # read the first element
         if ch == '"':
             try:
                 value, after = scanstring(s, pos + 1, True)
             except JSONDecodeError as exc:
                 fail(_string_problem(s, exc), exc.pos)
+            if LONE_SURROGATE.search(value):
+                problems.append(ValueProblem("surrogate", pos, after, _lone(value)))
             attach(Node("string", pos, after, value), value)
             return after
         m = _NUMBER.match(s, pos)
@@ -199,13 +207,20 @@ def _read_value(s: str, pos: int, stack: list, attach, problems: list, fail) -> 
         fail(f"expected a JSON value, found {_describe(ch)}", pos)
 
 
-def _read_key(s: str, pos: int, frame: list, fail) -> int:
+def _lone(value: str) -> str:
+    """The first lone surrogate of a string, as the JSON escape that wrote it."""
+    return f"\\u{ord(LONE_SURROGATE.search(value).group()):04x}"  # type: ignore[union-attr]
+
+
+def _read_key(s: str, pos: int, frame: list, fail, problems: list) -> int:
     if s[pos : pos + 1] != '"':
         fail(f"expected a quoted key, found {_describe(s[pos : pos + 1])}", pos)
     try:
         key, after = scanstring(s, pos + 1, True)
     except JSONDecodeError as exc:
         fail(_string_problem(s, exc), exc.pos)
+    if LONE_SURROGATE.search(key):
+        problems.append(ValueProblem("surrogate", pos, after, _lone(key)))
     frame[2], frame[3] = key, (pos, after)
     colon = _WS.match(s, after).end()
     if s[colon : colon + 1] != ":":

@@ -75,7 +75,7 @@ class LineIndex:
         the lines around the edit (a break split or joined at its edges, such as a `\\r`
         meeting a `\\n`, is seen because the lines on both sides are re-scanned too)."""
         old = self.text
-        text = old[:start] + new_text + old[end:]
+        text = "".join((old[:start], new_text, old[end:]))
         delta = len(new_text) - (end - start)
         starts = self.starts
         first = max(self.line_of(start) - 1, 0)

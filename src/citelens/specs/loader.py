@@ -15,26 +15,27 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from citelens.source.located_error import LocatedError
+from citelens.source.toml_lines import TomlLines, syntax_error
 from citelens.specs.model import (
     LAYOUTS,
     LENGTH_UNITS,
     REFERENCES_KINDS,
     REQUIRED_FIELDS,
     SENTENCE_TYPES,
+    SENTENCES_KEYS,
     SMELL_CODES,
     SPEC_FIELDS,
     TASKS,
+    TOPIC_ID_FIELDS,
     TrackSpec,
 )
 
 BUILTIN_PATH = Path(__file__).with_name("builtin.toml")
 
 
-class SpecError(ValueError):
-    def __init__(self, message: str, path: str | None = None, line: int | None = None):
-        self.path, self.line, self.reason = path, line, message
-        where = f"{path}:{line}: " if path and line else (f"{path}: " if path else "")
-        super().__init__(where + message)
+class SpecError(LocatedError):
+    """A spec file (or spec argument) problem: `PATH:LINE: reason`."""
 
 
 @dataclass
@@ -50,22 +51,16 @@ class _Lines:
         return self.spec.get(spec_id)
 
 
-_TOML_HEADER = re.compile(r"""^\s*\[\s*specs\.("?)([^"\]]+)\1\s*\]""")
-_TOML_KEY = re.compile(r"^\s*([A-Za-z0-9_\-]+)\s*=")
-
-
 def _toml_lines(text: str) -> _Lines:
-    spec_lines: dict[str, int] = {}
+    """The lines of `[specs.ID]` tables and their keys (dotted and inline keys too)."""
+    toml = TomlLines(text)
+    spec_lines = {table[1]: n for table, n in toml.tables.items() if len(table) == 2 and table[0] == "specs"}
     key_lines: dict[tuple[str, str], int] = {}
-    current = None
-    for n, line in enumerate(text.splitlines(), start=1):
-        if m := _TOML_HEADER.match(line):
-            current = m.group(2).strip()
-            spec_lines.setdefault(current, n)
-        elif line.lstrip().startswith("["):
-            current = None
-        elif current and (m := _TOML_KEY.match(line)):
-            key_lines.setdefault((current, m.group(1)), n)
+    for (table, key), n in toml.keys.items():
+        if len(table) == 2 and table[0] == "specs":
+            key_lines[(table[1], key)] = n
+        elif table == ("specs",):
+            spec_lines.setdefault(key, n)  # `specs.ID = { ... }` / `[specs] ID = { ... }`
     return _Lines(spec_lines, key_lines)
 
 
@@ -113,7 +108,9 @@ def _list_of_str(v: Any) -> bool:
     return isinstance(v, list) and all(isinstance(x, str) for x in v)
 
 
-def _one_of(spec_id, key, value, allowed, path, lines) -> None:
+def _one_of(
+    spec_id: str, key: str, value: object, allowed: tuple[str, ...], path: str | None, lines: _Lines
+) -> None:
     _expect(
         value in allowed,
         f"spec {spec_id!r}: {key} = {value!r} is not one of {list(allowed)}",
@@ -174,6 +171,8 @@ def build_spec(spec_id: str, raw: dict[str, Any], path: str | None, lines: _Line
         d.pop("smells", None)
     _one_of(spec_id, "task", d["task"], TASKS, path, lines)
     for key, allowed in (
+        ("sentences_key", SENTENCES_KEYS),
+        ("topic_id_field", TOPIC_ID_FIELDS),
         ("references_kind", REFERENCES_KINDS),
         ("length_unit", LENGTH_UNITS),
         ("layout", LAYOUTS),
@@ -227,7 +226,7 @@ def build_spec(spec_id: str, raw: dict[str, Any], path: str | None, lines: _Line
 
 
 def _resolve(
-    tables: dict[str, dict], base: dict[str, TrackSpec], path: str | None, lines: _Lines
+    tables: dict[str, dict[str, Any]], base: dict[str, TrackSpec], path: str | None, lines: _Lines
 ) -> dict[str, TrackSpec]:
     out: dict[str, TrackSpec] = {}
 
@@ -272,8 +271,8 @@ def parse_spec_text(text: str, path: str, base: dict[str, TrackSpec] | None = No
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
-            m = re.search(r"line (\d+)", str(exc))
-            raise SpecError(f"not valid TOML: {exc}", path, int(m.group(1)) if m else None) from None
+            reason, line = syntax_error(exc)
+            raise SpecError(f"not valid TOML: {reason}", path, line) from None
         lines = _toml_lines(text)
     elif suffix in (".yml", ".yaml", ".json"):
         data, lines = _yaml_load(text, path)
@@ -284,6 +283,7 @@ def parse_spec_text(text: str, path: str, base: dict[str, TrackSpec] | None = No
     if "specs" in data:
         tables = data["specs"]
         _expect(isinstance(tables, dict), "`specs` must map spec ids to tables", path, 1)
+        _expect(bool(tables), "`specs` is empty: the file defines no spec", path, 1)
     elif "track" in data or "extends" in data:
         tables = {str(data.get("track") or "custom"): data}
     else:

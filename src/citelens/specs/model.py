@@ -1,4 +1,5 @@
-"""`TrackSpec`: one track-year's rules for a report submission, as data.
+"""The vocabulary of spec files, and the spec model (`TrackSpec`, kept with the rules
+that read it) with the finding codes a spec may name (from the rule registry).
 
 Field names and meanings follow autojudge-base's track_specs.yml so that a user's spec
 file for that library loads here unchanged; the fields after `smells` are CiteLens
@@ -7,144 +8,40 @@ additions for the flat rag24 format and the strict official-validator profiles.
 
 from __future__ import annotations
 
-import re
-from dataclasses import MISSING, dataclass, field, fields
-from functools import cached_property
-from typing import Any
-
-#: Every finding code. Spec files may name these under `smells`; a `citelens.toml`
-#: may set their severity. Per-report codes first, then the cross-report ones, then the
-#: codes of problems below the spec level (which a spec cannot demote).
-REPORT_CODES = (
-    "empty_answer",
-    "blank_sentence",
-    "citation_format",
-    "citation_count",
-    "reference_index",
-    "citation_score",
-    "docid_pattern",
-    "references_present",
-    "references_missing",
-    "references_duplicate",
-    "references_undeclared",
-    "references_uncited",
-    "references_max",
-    "metadata",
-    "metadata_recommended",
-    "run_id_length",
-    "length",
-    # CiteLens additions (official validators' checks that autojudge-base lacks)
-    "citation_duplicate",
-    "response_length",
-    "metadata_value",
-    "id_type",
+from citelens.check.registry import (
+    DEFAULT_SMELLS,
+    FILE_CODES,
+    FINDING_CODES,
+    REPORT_CODES,
+    SMELL_CODES,
+    STRUCTURE_CODES,
 )
-FILE_CODES = ("duplicate_topics", "missing_topics", "new_topics", "narrative", "run_consistency")
-STRUCTURE_CODES = ("json_syntax", "encoding", "duplicate_key", "schema")
-FINDING_CODES = REPORT_CODES + FILE_CODES + STRUCTURE_CODES
-SMELL_CODES = REPORT_CODES + FILE_CODES
+from citelens.check.track_spec import REQUIRED_FIELDS, SPEC_FIELDS, TrackSpec
 
-DEFAULT_SMELLS = ("empty_answer", "blank_sentence", "duplicate_topics", "references_duplicate")
+__all__ = [
+    "DEFAULT_SMELLS",
+    "FILE_CODES",
+    "FINDING_CODES",
+    "LAYOUTS",
+    "LENGTH_UNITS",
+    "REFERENCES_KINDS",
+    "REPORT_CODES",
+    "REQUIRED_FIELDS",
+    "SENTENCES_KEYS",
+    "SENTENCE_TYPES",
+    "SMELL_CODES",
+    "SPEC_FIELDS",
+    "STRUCTURE_CODES",
+    "TASKS",
+    "TOPIC_ID_FIELDS",
+    "TrackSpec",
+]
 
 SENTENCE_TYPES = ("rag24", "ragtime", "neuclir")
 REFERENCES_KINDS = ("cited_only", "retrieval_list", "none", "ignore")
 LENGTH_UNITS = ("words", "chars")
 LAYOUTS = ("metadata", "flat")
 TASKS = ("generation", "repgen")
-
-
-@dataclass(frozen=True)
-class TrackSpec:
-    track: str
-    task: str
-    sentence_type: tuple[str, ...]  # accepted citation shapes; [0] is emitted by convert
-    sentences_key: str  # "answer" | "responses"
-    topic_id_field: str  # "narrative_id" | "topic_id"
-    mandatory_metadata: tuple[str, ...]
-    recommended_metadata: tuple[str, ...] = ()
-    forbid_extra_metadata: bool = False
-    require_exact_narrative: bool = False
-    run_id_max_len: int | None = None
-    docid_pattern: str | None = None
-    collection_ids: tuple[str, ...] | None = None
-    references_kind: str = "cited_only"
-    references_optional: bool = False
-    references_max: int | None = None
-    max_citations_per_sentence: int | None = None
-    length_unit: str = "words"
-    length_limit: int | None = None
-    length_limit_request_field: str | None = None
-    smells: tuple[str, ...] = DEFAULT_SMELLS
-    # --- CiteLens additions -------------------------------------------------------
-    description: str = ""
-    docid_example: str | None = None  # shown in docid_pattern messages
-    layout: str = "metadata"  # "flat": metadata keys at the top level (rag24)
-    narrative_field: str = "narrative"  # metadata key that must copy the topic text
-    response_length_field: str | None = None  # rag24: declared word count, must be exact
-    string_ids: tuple[str, ...] = ()  # these metadata keys must be strings, not ints
-    require_references_key: bool = False
-    require_citations_key: bool = False
-    metadata_values: dict[str, tuple[Any, ...]] = field(default_factory=dict)
-    same_on_every_line: tuple[str, ...] = ()  # metadata values constant across a run
-    flag_duplicate_citations: bool = False  # one reference cited twice in a sentence
-
-    @property
-    def emit_sentence_type(self) -> str:
-        return self.sentence_type[0]
-
-    @cached_property
-    def docid_regex(self) -> re.Pattern[str] | None:
-        """Compiled doc-id pattern, matched against the WHOLE id (autojudge-base only
-        anchors the start, so `shard_1_2junk` passes there; see README, deviations)."""
-        return re.compile(self.docid_pattern) if self.docid_pattern else None
-
-    @cached_property
-    def _docid_verdicts(self) -> dict[str, bool]:
-        return {}
-
-    @cached_property
-    def _valid_ids(self) -> set[str]:
-        return set()
-
-    def all_docids_ok(self, doc_ids) -> bool:
-        """Every id valid (non-strings are skipped: other rules report them). Ids seen
-        valid before are answered by one C-level set test, the common case on big runs."""
-        valid = self._valid_ids
-        if valid.issuperset(doc_ids):
-            return True
-        ok = True
-        for doc_id in doc_ids:
-            if type(doc_id) is str and doc_id not in valid:
-                if self.docid_ok(doc_id):
-                    if len(valid) < 200_000:
-                        valid.add(doc_id)
-                else:
-                    ok = False
-        return ok
-
-    def docid_ok(self, doc_id: str) -> bool:
-        verdicts = self._docid_verdicts
-        ok = verdicts.get(doc_id)
-        if ok is None:
-            rx = self.docid_regex
-            ok = rx is None or rx.fullmatch(doc_id) is not None
-            if len(verdicts) < 200_000:  # doc ids repeat across reports; bound the memory
-                verdicts[doc_id] = ok
-        return ok
-
-    def severity_of(self, code: str) -> str:
-        return "warning" if code in self.smells else "error"
-
-    def describe(self) -> dict[str, Any]:
-        """The spec as plain data (for `citelens specs ID` and the server)."""
-        out: dict[str, Any] = {}
-        for f in fields(self):
-            v = getattr(self, f.name)
-            out[f.name] = list(v) if isinstance(v, tuple) else v
-        return out
-
-
-SPEC_FIELDS: dict[str, Any] = {f.name: f for f in fields(TrackSpec)}
-REQUIRED_FIELDS = tuple(
-    name for name, f in SPEC_FIELDS.items() if f.default is MISSING and f.default_factory is MISSING
-)
+SENTENCES_KEYS = ("answer", "responses")
+#: the names autojudge-base's metadata model keeps the topic id under (kept in sync)
+TOPIC_ID_FIELDS = ("narrative_id", "topic_id", "request_id")

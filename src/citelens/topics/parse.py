@@ -20,6 +20,14 @@ from citelens.topics.model import Topic, TopicFileError, TopicFormat, TopicSet
 from citelens.topics.record import RecordError, topic_from_object, topic_from_row
 
 _JSON_WS = re.compile(r"[ \t\n\r]*")
+
+
+def _skip_ws(text: str, pos: int) -> int:
+    """The position after the JSON whitespace at `pos`."""
+    m = _JSON_WS.match(text, pos)
+    return m.end() if m else pos
+
+
 _DECODER = json.JSONDecoder()
 
 
@@ -93,7 +101,7 @@ def _parse_object_stream(text: str, out: _Collector) -> TopicFormat:
     if _json_lines_fast(text, out):
         return "jsonl"
     fmt: TopicFormat = "jsonl"
-    pos = _JSON_WS.match(text, 0).end()
+    pos = _skip_ws(text, 0)
     while pos < len(text):
         if text[pos] != "{":
             raise out.error(
@@ -102,7 +110,7 @@ def _parse_object_stream(text: str, out: _Collector) -> TopicFormat:
                 "this file started as JSON lines, and a topics file holds one format",
             )
         end = _decode_object(text, pos, out)
-        nxt = _JSON_WS.match(text, end).end()
+        nxt = _skip_ws(text, end)
         if nxt < len(text) and out.index.line_of(nxt) == out.index.line_of(end - 1):
             fmt = "concatenated"
         pos = nxt
@@ -110,7 +118,7 @@ def _parse_object_stream(text: str, out: _Collector) -> TopicFormat:
 
 
 def _parse_array(text: str, out: _Collector) -> TopicFormat:
-    pos = _JSON_WS.match(text, text.index("[") + 1).end()
+    pos = _skip_ws(text, text.index("[") + 1)
     if text.startswith("]", pos):
         pos += 1
     else:
@@ -121,16 +129,16 @@ def _parse_array(text: str, out: _Collector) -> TopicFormat:
                 raise out.error(
                     pos, f"array items must be topic objects ({{...}}), found {_snippet(text, pos)}"
                 )
-            pos = _JSON_WS.match(text, _decode_object(text, pos, out)).end()
+            pos = _skip_ws(text, _decode_object(text, pos, out))
             if text.startswith(",", pos):
-                pos = _JSON_WS.match(text, pos + 1).end()
+                pos = _skip_ws(text, pos + 1)
             elif text.startswith("]", pos):
                 pos += 1
                 break
             else:
                 found = _snippet(text, pos) if pos < len(text) else "the end of the file"
                 raise out.error(pos, f"expected ',' or ']' after an array item, found {found}")
-    pos = _JSON_WS.match(text, pos).end()
+    pos = _skip_ws(text, pos)
     if pos < len(text):
         raise out.error(pos, f"unexpected text after the JSON array: {_snippet(text, pos)}")
     return "json-array"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from citelens.source.json_types import json_shown, json_type
 from citelens.topics.fields import TOPIC_FIELDS
 from citelens.topics.model import Topic
 
@@ -14,21 +15,6 @@ LIMIT_FIELDS = TOPIC_FIELDS["limit"]
 
 class RecordError(ValueError):
     """A record that is not a topic; the parser adds the file, line and column."""
-
-
-def json_type(value: Any) -> str:
-    """The JSON name of a decoded value's type, for messages."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
 
 
 def _first(record: dict[str, Any], names: tuple[str, ...]) -> tuple[str, Any] | None:
@@ -71,7 +57,7 @@ def _limit(record: dict[str, Any]) -> int | None:
     if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
         return int(value)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RecordError(f"{name!r} must be an integer, not {json_type(value)} {value!r:.40}")
+        raise RecordError(f"{name!r} must be an integer, not {json_shown(value)}")
     return value
 
 

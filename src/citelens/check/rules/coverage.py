@@ -6,11 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from citelens.check.finding import Finding, Target
+from citelens.check.fix_context import FixContext
+from citelens.check.rule import Rule
+from citelens.source.edits import Fix, add_member, fix, replace_value
 from citelens.source.json_nodes import pointer_join
-from citelens.specs.model import TrackSpec
+
+if TYPE_CHECKING:
+    from citelens.check.track_spec import TrackSpec
 
 
 @dataclass(slots=True)
@@ -150,3 +155,27 @@ def report_facts(index: int, view) -> ReportFacts:
     if spec is not None and spec.same_on_every_line:
         facts.values = {k: md[k] for k in spec.same_on_every_line if k in md}
     return facts
+
+
+def fix_narrative(f: Finding, ctx: FixContext) -> Fix | None:
+    """Copy the topic's exact text into the report."""
+    expected = f.data.get("expected")
+    spec = ctx.view.spec
+    if expected is None or spec is None:
+        return None
+    node = ctx.at(f.pointer)
+    if node is not None:
+        return fix("Copy the exact topic text", [replace_value(node, expected)])
+    md = ctx.at(ctx.view.meta_ptr) if ctx.view.meta_ptr else ctx.node
+    if md is None or md.kind != "object":
+        return None
+    return fix("Copy the exact topic text", [add_member(md, spec.narrative_field, expected)])
+
+
+RULES = (
+    Rule("duplicate_topics", check_coverage, default_severity="warning", scope="file"),
+    Rule("missing_topics", check_coverage, scope="file"),
+    Rule("new_topics", topic_findings, scope="file"),
+    Rule("narrative", topic_findings, fix_narrative, scope="file"),
+    Rule("run_consistency", check_coverage, scope="file"),
+)

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from citelens.check.finding import Target
-from citelens.check.view import ReportView
-
-# keys the reference model fills from each other (topic id aliases)
-_TOPIC_ALIASES = ("topic_id", "narrative_id", "request_id")
+from citelens.check.finding import Finding, Target
+from citelens.check.fix_context import FixContext, id_to_string
+from citelens.check.rule import Rule
+from citelens.check.rules.schema import check_schema
+from citelens.check.view import TOPIC_ID_ALIASES, ReportView
+from citelens.source.edits import Fix, fix, remove_members
 
 
 def _value_of(view: ReportView, key: str) -> Any:
     """A metadata value as the reference model sees it (topic id aliases are synced)."""
-    if key in _TOPIC_ALIASES and view.spec.layout == "metadata":
+    if key in TOPIC_ID_ALIASES and view.spec.layout == "metadata":
         return view.topic_id
     return view.meta.get(key)
 
@@ -89,3 +90,22 @@ def check_metadata(view: ReportView) -> None:
                 *view.mtok(key),
                 key=key,
             )
+
+
+def fix_metadata(f: Finding, ctx: FixContext) -> Fix | None:
+    """Remove a key the track forbids (a missing key has no certain value)."""
+    if f.data.get("extra"):
+        md = ctx.at(ctx.view.meta_ptr) if ctx.view.meta_ptr else ctx.node
+        if md is None:
+            return None
+        return fix(f"Remove metadata key {f.data['key']!r}", remove_members(md, [f.data["key"]]), unsafe=True)
+    return None
+
+
+RULES = (
+    Rule("metadata", check_metadata, fix_metadata),
+    Rule("metadata_recommended", check_metadata),
+    Rule("run_id_length", check_metadata),
+    Rule("metadata_value", check_metadata),
+    Rule("id_type", check_schema, id_to_string),  # reported with the schema, documented here
+)

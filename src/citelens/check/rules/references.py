@@ -4,9 +4,14 @@ docid_pattern for referenced ids. Which apply is the spec's `references_kind`.""
 
 from __future__ import annotations
 
-from citelens.check.finding import Target
+from typing import Any
+
+from citelens.check.finding import Finding, Target
+from citelens.check.fix_context import FixContext, cited_in_order, references_of, rewrite_references
+from citelens.check.rule import Rule
 from citelens.check.rules.sentences import _collection, _example
 from citelens.check.view import ReportView
+from citelens.source.edits import Fix, add_member, append_items, fix, remove_members
 
 
 def _first_citing_sentence(view: ReportView) -> dict[str, int]:
@@ -126,3 +131,55 @@ def check_references(view: ReportView) -> None:
             target=Target.KEY,
             limit=spec.references_max,
         )
+
+
+# --- fixers ------------------------------------------------------------------------------
+
+
+def fix_references_duplicate(f: Finding, ctx: FixContext) -> Fix | None:
+    refs = references_of(ctx)
+    first: dict[Any, int] = {}
+    keep = [j for j, r in enumerate(refs) if not isinstance(r, str) or first.setdefault(r, j) == j]
+    return rewrite_references(ctx, keep, "Drop the repeated references")
+
+
+def fix_references_uncited(f: Finding, ctx: FixContext) -> Fix | None:
+    refs = references_of(ctx)
+    cited = set(cited_in_order(ctx))
+    keep = [j for j, r in enumerate(refs) if r in cited]
+    exact = ctx.view.spec is not None and ctx.view.spec.references_kind == "cited_only"
+    return rewrite_references(ctx, keep, "Drop the references no sentence cites", unsafe=not exact)
+
+
+def fix_references_undeclared(f: Finding, ctx: FixContext) -> Fix | None:
+    refs_node = ctx.at("/references")
+    if refs_node is None or refs_node.kind != "array":
+        return None
+    listed = set(r for r in references_of(ctx) if isinstance(r, str))
+    missing = [d for d in cited_in_order(ctx) if d not in listed]
+    return fix("Add the cited documents to references", [append_items(refs_node, missing)] if missing else [])
+
+
+def fix_references_missing(f: Finding, ctx: FixContext) -> Fix | None:
+    if "references" in ctx.view.value or ctx.view.shape == "rag24":
+        return None  # index citations without references cannot be resolved
+    return fix(
+        "Add references listing the cited documents",
+        [add_member(ctx.node, "references", cited_in_order(ctx))],
+    )
+
+
+def fix_references_present(f: Finding, ctx: FixContext) -> Fix | None:
+    if ctx.view.shape == "rag24":
+        return None
+    return fix("Remove the references list", remove_members(ctx.node, ["references"]), unsafe=True)
+
+
+RULES = (
+    Rule("references_present", check_references, fix_references_present),
+    Rule("references_missing", check_references, fix_references_missing),
+    Rule("references_duplicate", check_references, fix_references_duplicate, default_severity="warning"),
+    Rule("references_undeclared", check_references, fix_references_undeclared),
+    Rule("references_uncited", check_references, fix_references_uncited),
+    Rule("references_max", check_references),
+)

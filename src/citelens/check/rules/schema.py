@@ -11,8 +11,13 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from citelens.check.finding import Target
+from citelens.check.finding import Finding, Target
+from citelens.check.fix_context import FixContext, id_to_string
+from citelens.check.rule import Rule
 from citelens.check.view import ReportView, citation_kind, is_int_like, is_score_like, resolve_shape, str_id
+from citelens.source.edits import Fix
+from citelens.source.json_nodes import pointer_tokens
+from citelens.source.json_types import json_shown
 
 _BOOL_TEXT = {"true", "false", "yes", "no", "on", "off", "1", "0", "t", "f", "y", "n"}
 TASKS = ("multilingual", "english", "rag")
@@ -26,14 +31,14 @@ TYPES: dict[str, tuple[Callable[[Any], bool], str]] = {
         "true or false",
     ),
     "object": (lambda v: isinstance(v, dict), "an object"),
-    "list": (lambda v: isinstance(v, list), "a list"),
-    "str_list": (lambda v: isinstance(v, list), "a list of strings"),  # items checked one by one
+    "list": (lambda v: isinstance(v, list), "an array"),
+    "str_list": (lambda v: isinstance(v, list), "an array of strings"),  # items checked one by one
     # pydantic's `str | int`: a string, or what its lax int takes (bool, 52.0)
     "str_or_int": (lambda v: isinstance(v, str) or is_int_like(v), "a string or an integer"),
     "float": (is_score_like, "a number"),
     "task": (lambda v: v in TASKS, "one of " + ", ".join(map(repr, TASKS))),
     "documents": (lambda v: isinstance(v, dict), "an object of doc id -> document"),  # entries below
-    "ranking": (lambda v: isinstance(v, list), "a list of ranked documents"),  # items below
+    "ranking": (lambda v: isinstance(v, list), "an array of ranked documents"),  # items below
 }
 
 # field -> (type, required). Optional fields may also be null.
@@ -170,13 +175,17 @@ def _fields(view: ReportView, obj: dict, table: dict, base: tuple, where: str) -
             continue
         value = obj[key]
         if value is None or not test(value):
-            view.add("schema", f"{where}.{key} must be {phrase}, not {_show(value)}", *base, key)
+            view.add("schema", f"{where}.{key} must be {phrase}, not {json_shown(value)}", *base, key)
             continue
         if type_name == "str_list":
             for j, item in enumerate(value):
                 if not isinstance(item, str):
                     view.add(
-                        "schema", f"{where}.{key}[{j}] must be a string, not {_show(item)}", *base, key, j
+                        "schema",
+                        f"{where}.{key}[{j}] must be a string, not {json_shown(item)}",
+                        *base,
+                        key,
+                        j,
                     )
         elif type_name == "documents":
             for doc_id, doc in value.items():
@@ -189,7 +198,7 @@ def _model(view: ReportView, obj: Any, table: dict, base: tuple, where: str) -> 
     if isinstance(obj, dict):
         _fields(view, obj, table, base, where)
     else:
-        view.add("schema", f"{where} must be an object, not {_show(obj)}", *base)
+        view.add("schema", f"{where} must be an object, not {json_shown(obj)}", *base)
 
 
 def _ranking(view: ReportView, items: list, base: tuple, where: str) -> None:
@@ -206,7 +215,9 @@ def _ranking(view: ReportView, items: list, base: tuple, where: str) -> None:
         _model(probe, item, RETRIEVED_FIELDS, tokens, at)
         docs = item.get("ranked_docs") if isinstance(item, dict) else None
         if isinstance(item, dict) and "ranked_docs" in item and not isinstance(docs, list):
-            probe.add("schema", f"{at}.ranked_docs must be a list, not {_show(docs)}", *tokens, "ranked_docs")
+            probe.add(
+                "schema", f"{at}.ranked_docs must be an array, not {json_shown(docs)}", *tokens, "ranked_docs"
+            )
         for k, d in enumerate(docs if isinstance(docs, list) else []):
             ranked(probe, d, (*tokens, "ranked_docs", k), f"{at}.ranked_docs[{k}]")
 
@@ -220,17 +231,6 @@ def _ranking(view: ReportView, items: list, base: tuple, where: str) -> None:
     for f in best:
         f = replace(f, topic_id=view.topic_id)
         view.findings.append(f)
-
-
-def _show(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (dict, list)):
-        return "an object" if isinstance(value, dict) else "a list"
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def check_schema(view: ReportView) -> None:
@@ -259,7 +259,7 @@ def check_schema(view: ReportView) -> None:
             view.add(
                 "schema",
                 f"{view.sentences_ptr[1:]}[{i}] must be an object with 'text' and "
-                f"'citations', not {_show(s)}",
+                f"'citations', not {json_shown(s)}",
                 *view.sptr(i),
             )
             continue
@@ -281,7 +281,7 @@ def _check_unread_list(view: ReportView) -> None:
         if not isinstance(s, dict):
             view.add(
                 "schema",
-                f"{key}[{i}] must be an object with 'text' and 'citations', not {_show(s)} "
+                f"{key}[{i}] must be an object with 'text' and 'citations', not {json_shown(s)} "
                 f"(the report is read from {read!r}, but {key!r} must be valid too)",
                 key,
                 i,
@@ -318,3 +318,14 @@ def _check_topic_ids(view: ReportView, md: dict) -> None:
             "metadata",
             "narrative_id",
         )
+
+
+def fix_schema(f: Finding, ctx: FixContext) -> Fix | None:
+    """A metadata id written as a number where the model wants a string: quote it."""
+    tokens = pointer_tokens(f.pointer)
+    if len(tokens) == 2 and tokens[0] == "metadata" and METADATA_FIELDS.get(tokens[1], ("",))[0] == "str":
+        return id_to_string(f, ctx)
+    return None
+
+
+RULES = (Rule("schema", check_schema, fix_schema, scope="structure"),)

@@ -7,7 +7,17 @@ from __future__ import annotations
 from collections import Counter
 
 from citelens.check.finding import Target
+from citelens.check.rule import Rule
+from citelens.check.rules.sentences_fixes import (
+    fix_blank_sentence,
+    fix_citation_count,
+    fix_citation_duplicate,
+    fix_citation_format,
+    fix_citation_score,
+    fix_reference_index,
+)
 from citelens.check.view import FAMILY, SHAPE_NAMES, ReportView, blank, is_number
+from citelens.source.json_types import JSON_TYPE_PLURALS, json_shown, json_type
 
 
 def check_empty_answer(view: ReportView) -> bool:
@@ -62,51 +72,44 @@ def check_shapes(view: ReportView) -> None:
 
 def _describe(value: object) -> str:
     if isinstance(value, list):
-        types = sorted({type(v).__name__ for v in value})
-        return "a list of " + " and ".join(
-            {
-                "str": "strings",
-                "int": "integers",
-                "float": "decimals",
-                "NoneType": "nulls",
-                "bool": "booleans",
-                "dict": "objects",
-                "list": "lists",
-            }.get(t, t)
-            for t in types
-        )
-    return {str: "a string", int: "a number", float: "a number", bool: "a boolean"}.get(type(value), "other")
+        names = sorted({JSON_TYPE_PLURALS[json_type(v)] for v in value})
+        return "an array of " + " and ".join(names)
+    return json_type(value)
 
 
 def check_sentences(view: ReportView) -> None:
+    """Each sentence: its text, and its citations against the track. Without a spec only
+    the structural part runs (blank text, index citations into `references`), as the
+    reference library's spec-less mode does."""
     spec = view.spec
     key = view.sentences_ptr[1:]
     refs = view.references() or []
-    maxc = spec.max_citations_per_sentence
-    accepted = spec.sentence_type
+    maxc = spec.max_citations_per_sentence if spec is not None else None
     report_shape = view.shape
-    check_ids = spec.docid_regex is not None
-    for i, s in enumerate(view.sentences):
+    check_ids = spec is not None and spec.docid_regex is not None
+    for i, s in enumerate(view.sentences or []):
         if type(s) is not dict:
             continue
         shape = report_shape if report_shape is not None else view.sentence_shape(i)
-        if shape is not None and shape not in accepted:
-            view.add(
-                "citation_format",
-                f"{key}[{i}] cites with {SHAPE_NAMES[shape]} ({shape}), which "
-                f"this track does not accept; use "
-                + " or ".join(f"{SHAPE_NAMES[t]} ({t})" for t in accepted),
-                *view.sptr(i, "citations"),
-            )
-            continue
-        if spec.require_citations_key and "citations" not in s:
-            view.add(
-                "citation_format",
-                f"{key}[{i}] has no 'citations' key; this track requires one "
-                "on every sentence (write [] when it cites nothing)",
-                *view.sptr(i, "citations"),
-                target=Target.MISSING,
-            )
+        if spec is not None:
+            accepted = spec.sentence_type
+            if shape is not None and shape not in accepted:
+                view.add(
+                    "citation_format",
+                    f"{key}[{i}] cites with {SHAPE_NAMES[shape]} ({shape}), which "
+                    f"this track does not accept; use "
+                    + " or ".join(f"{SHAPE_NAMES[t]} ({t})" for t in accepted),
+                    *view.sptr(i, "citations"),
+                )
+                continue
+            if spec.require_citations_key and "citations" not in s:
+                view.add(
+                    "citation_format",
+                    f"{key}[{i}] has no 'citations' key; this track requires one "
+                    "on every sentence (write [] when it cites nothing)",
+                    *view.sptr(i, "citations"),
+                    target=Target.MISSING,
+                )
         text = s.get("text")
         if type(text) is not str or not text.strip():
             view.add(
@@ -116,14 +119,15 @@ def check_sentences(view: ReportView) -> None:
                 target=Target.VALUE if "text" in s else Target.MISSING,
             )
         cits = s.get("citations")
-        n = len(cits) if type(cits) is list or type(cits) is dict else 0
-        if maxc is not None and n > maxc:
-            view.add(
-                "citation_count",
-                f"{key}[{i}] has {n} citations; the track allows at most {maxc} per sentence",
-                *view.sptr(i, "citations"),
-                limit=maxc,
-            )
+        if maxc is not None:
+            n = len(cits) if type(cits) is list or type(cits) is dict else 0
+            if n > maxc:
+                view.add(
+                    "citation_count",
+                    f"{key}[{i}] has {n} citations; the track allows at most {maxc} per sentence",
+                    *view.sptr(i, "citations"),
+                    limit=maxc,
+                )
         if shape == "rag24" and isinstance(cits, list):
             for j, c in enumerate(cits):
                 if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < len(refs):
@@ -132,11 +136,13 @@ def check_sentences(view: ReportView) -> None:
                     )
                     view.add(
                         "reference_index",
-                        f"{key}[{i}] cites reference index {c!r}, {what}: "
+                        f"{key}[{i}] cites reference index {json_shown(c)}, {what}: "
                         f"the references list has {len(refs)} entries, so valid indices are "
                         + (f"0..{len(refs) - 1}" if refs else "none"),
                         *view.sptr(i, "citations", j),
                     )
+        if spec is None:
+            continue
         if check_ids and cits and not _all_ids_ok(spec, cits, shape, refs):
             for doc, tokens, target in view.cited_ids(i):
                 if not spec.docid_ok(doc):
@@ -196,34 +202,19 @@ def check_scores(view: ReportView) -> None:
                     continue
                 view.add(
                     "citation_score",
-                    f"{key}[{i}] cites {doc!r} with score {score!r}; a score "
+                    f"{key}[{i}] cites {doc!r} with score {json_shown(score)}; a score "
                     "must be a JSON number (e.g. 0.5)",
                     *view.sptr(i, "citations", doc),
                 )
 
 
-def check_structural(view: ReportView) -> None:
-    """The checks that need no spec (autojudge-base's spec=None mode)."""
-    key = view.sentences_ptr[1:]
-    refs = view.references() or []
-    for i, s in enumerate(view.sentences):
-        if not isinstance(s, dict):
-            continue
-        text = s.get("text")
-        if type(text) is not str or not text.strip():
-            view.add(
-                "blank_sentence",
-                f"{key}[{i}].text is blank; every sentence needs text",
-                *view.sptr(i, "text"),
-                target=Target.VALUE if "text" in s else Target.MISSING,
-            )
-        cits = s.get("citations")
-        if view.sentence_shape(i) == "rag24" and isinstance(cits, list):
-            for j, c in enumerate(cits):
-                if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < len(refs):
-                    view.add(
-                        "reference_index",
-                        f"{key}[{i}] cites reference index {c!r}, which is "
-                        f"out of range (the references list has {len(refs)} entries)",
-                        *view.sptr(i, "citations", j),
-                    )
+RULES = (
+    Rule("empty_answer", check_empty_answer, default_severity="warning"),
+    Rule("blank_sentence", check_sentences, fix_blank_sentence, default_severity="warning"),
+    Rule("citation_format", check_shapes, fix_citation_format),
+    Rule("citation_count", check_sentences, fix_citation_count),
+    Rule("reference_index", check_sentences, fix_reference_index),
+    Rule("citation_score", check_scores, fix_citation_score),
+    Rule("docid_pattern", check_sentences),
+    Rule("citation_duplicate", check_sentences, fix_citation_duplicate),
+)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from citelens.check.result import FileResult
 from citelens.cli.output.locations import located_findings
 from citelens.cli.output.summary import Summary
+from citelens.source.json_text import json_dumps
 
 
 def json_document(results: list[FileResult], summary: Summary | None = None) -> dict[str, Any]:
@@ -39,4 +39,4 @@ def json_document(results: list[FileResult], summary: Summary | None = None) -> 
 
 
 def render_json(results: list[FileResult], summary: Summary | None = None) -> str:
-    return json.dumps(json_document(results, summary), ensure_ascii=False, indent=2) + "\n"
+    return json_dumps(json_document(results, summary), indent=2) + "\n"

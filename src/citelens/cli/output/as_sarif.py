@@ -1,23 +1,26 @@
 """SARIF 2.1.0 for GitHub code scanning (`github/codeql-action/upload-sarif`).
 
 One run; `tool.driver.rules` lists each code that occurs; each result points at its rule
-by `ruleId` and `ruleIndex`. Regions use 1-based lines and columns counted in Unicode
+by `ruleId` and `ruleIndex`, and each rule carries `helpUri`, the link to its
+documentation (`citelens.check.catalog.docs_uri` unless the caller gives another).
+Regions use 1-based lines and columns counted in Unicode
 code points (declared with `run.columnKind = "unicodeCodePoints"`; SARIF's default would
 be UTF-16 code units), with `endColumn` exclusive, as SARIF defines it.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from citelens import __version__
+from citelens.check.catalog import docs_uri
 from citelens.check.result import FileResult
 from citelens.cli.output.as_statistics import RuleSummary, summary_of
 from citelens.cli.output.locations import located_findings, repo_relative
+from citelens.source.json_text import json_dumps
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"
@@ -48,10 +51,11 @@ def sarif_log(
     rows = located_findings(results)
     codes = sorted({row.finding.code for row in rows})
     rule_index = {code: i for i, code in enumerate(codes)}
+    help_uri_of = rule_help_uri if rule_help_uri is not None else docs_uri
     rules = []
     for code in codes:
         rule: dict[str, Any] = {"id": code, "shortDescription": {"text": summary_of(rule_summary, code)}}
-        help_uri = rule_help_uri(code) if rule_help_uri else None
+        help_uri = help_uri_of(code)
         if help_uri:
             rule["helpUri"] = help_uri
         rules.append(rule)
@@ -90,4 +94,4 @@ def sarif_log(
 
 def render_sarif(results: list[FileResult], **options: Any) -> str:
     """`sarif_log` as indented JSON; `options` as for `sarif_log`."""
-    return json.dumps(sarif_log(results, **options), ensure_ascii=False, indent=2) + "\n"
+    return json_dumps(sarif_log(results, **options), indent=2) + "\n"

@@ -1,0 +1,35 @@
+"""`write_submission_output`: reports written as a track's submission file."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from citelens.convert.wire import report_to_submission_dict
+from citelens.files import write_file
+
+if TYPE_CHECKING:
+    from citelens.models.report import Report
+    from citelens.specs import TrackSpec
+
+
+def _line(value: object) -> str:
+    compact = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    try:
+        compact.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: keep it as a \\u escape, not a lost byte
+        compact = json.dumps(value, separators=(",", ":"))
+    return compact + "\n"
+
+
+def write_submission_output(reports: Iterable[Report], path: str | Path, spec: TrackSpec | str) -> int:
+    """Write `reports`, each converted to `spec`'s wire shape, as JSON lines at `path`
+    (parent folders are created; the file is replaced atomically). Returns the count."""
+    reports = list(reports)
+    body = "".join(_line(report_to_submission_dict(report, spec)) for report in reports)
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    write_file(target, body.encode("utf-8"))
+    return len(reports)

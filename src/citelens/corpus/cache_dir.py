@@ -1,0 +1,34 @@
+"""Where CiteLens keeps per-user caches: indexes of corpus files and fetched documents."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+
+def cache_root() -> Path:
+    """`$CITELENS_CACHE_DIR`, else `$XDG_CACHE_HOME/citelens`, else `~/.cache/citelens`."""
+    if explicit := os.environ.get("CITELENS_CACHE_DIR"):
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "citelens"
+
+
+def default_index_path(corpora: Sequence[Path]) -> Path:
+    """The index of these corpus paths in the user's cache, keyed by their resolved paths.
+
+    The sizes and modification times of the files are recorded inside the index, so a
+    changed or grown file is noticed (and re-read, or read on from where it stopped).
+    """
+    key = "\n".join(str(Path(p).resolve()) for p in corpora)
+    digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:20]
+    name = Path(corpora[0]).name if corpora else "corpus"
+    return cache_root() / "index" / f"{name}-{digest}.sqlite"
+
+
+def service_cache_path(base_url: str) -> Path:
+    """The on-disk cache of documents fetched from one REST service."""
+    digest = hashlib.sha256(base_url.encode("utf-8")).hexdigest()[:20]
+    return cache_root() / "fetched" / f"{digest}.sqlite"

@@ -1,0 +1,40 @@
+"""Support verdicts: does a cited document support a report sentence?
+
+A separate layer over ``citelens.align`` (whose cite-right-compatible behaviour stays
+exact): stemmed, number-aware matching of one whole report sentence against one document,
+with thresholds kept as data (thresholds.toml). Importing this package is cheap; the
+stemmer loads on the first judgement.
+
+    from citelens.support import judge_support
+    v = judge_support("Worms live in the dirt.", "Earthworms live in soil ...")
+    v.verdict, v.score, v.evidence
+"""
+
+from __future__ import annotations
+
+import importlib
+
+_EXPORTS = {
+    "judge_support": "judge",
+    "SupportVerdict": "verdict",
+    "Verdict": "verdict",
+    "UncheckedReason": "verdict",
+    "Evidence": "verdict",
+    "SupportSettings": "settings",
+    "default_settings": "settings",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'citelens.support' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"citelens.support.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__

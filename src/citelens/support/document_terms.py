@@ -1,0 +1,74 @@
+"""A document prepared once for many sentences: its passages, terms and a term index."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from citelens.align.segmenter import sentence_spans
+from citelens.support.language import SCRIPT_DEFAULT_LANGUAGE, LanguageGuess, guess_language
+from citelens.support.settings import SupportSettings
+from citelens.support.terms import Term, extract_terms
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedDocument:
+    text: str
+    guess: LanguageGuess
+    terms: tuple[Term, ...]
+    passage_of_term: tuple[int, ...]  # passage index of each term
+    passages: tuple[tuple[int, int], ...]
+    postings: dict[str, tuple[int, ...]]  # content key -> indices into ``terms``
+    content_terms: int
+
+
+def text_hash(text: str) -> str:
+    """The document-text part of a verdict's cache key."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def prepare(text: str, settings: SupportSettings) -> PreparedDocument:
+    guess = guess_language(text[: settings.language_sample_chars], settings)
+    language = guess.language or SCRIPT_DEFAULT_LANGUAGE.get(guess.script or "")
+    passages = sentence_spans(text) or [(0, len(text))]
+    terms = extract_terms(text, language)
+    passage_of_term = []
+    p = 0
+    for term in terms:
+        while p + 1 < len(passages) and term.start >= passages[p][1]:
+            p += 1
+        passage_of_term.append(p)
+    postings: dict[str, list[int]] = {}
+    for i, term in enumerate(terms):
+        if term.content:
+            postings.setdefault(term.key, []).append(i)
+    return PreparedDocument(
+        text=text,
+        guess=LanguageGuess(guess.script, language, guess.confident),
+        terms=tuple(terms),
+        passage_of_term=tuple(passage_of_term),
+        passages=tuple(passages),
+        postings={k: tuple(v) for k, v in postings.items()},
+        content_terms=sum(1 for t in terms if t.content),
+    )
+
+
+class PreparedDocuments:
+    """A small LRU of prepared documents keyed by text hash (a run cites the same few often)."""
+
+    def __init__(self, capacity: int = 256) -> None:
+        self.capacity = capacity
+        self._items: OrderedDict[tuple[str, int], PreparedDocument] = OrderedDict()
+
+    def get(self, text: str, settings: SupportSettings) -> PreparedDocument:
+        key = (text_hash(text), settings.language_sample_chars)
+        doc = self._items.get(key)
+        if doc is None:
+            doc = prepare(text, settings)
+            self._items[key] = doc
+            if len(self._items) > self.capacity:
+                self._items.popitem(last=False)
+        else:
+            self._items.move_to_end(key)
+        return doc

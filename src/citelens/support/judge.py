@@ -1,0 +1,163 @@
+"""The support judge: does one cited document support one report sentence?
+
+The sentence is taken whole (never re-split). Its content terms (stems, numbers, names;
+never stopwords) are looked up in the document; up to ``max_passages`` document sentences
+are chosen greedily to cover as many of them as possible, and the matched words in those
+passages become the evidence spans. The verdict follows from the weighted coverage and
+the thresholds in thresholds.toml; see docs/support.md.
+"""
+
+from __future__ import annotations
+
+from citelens.support.document_terms import PreparedDocument, PreparedDocuments
+from citelens.support.language import different_languages, guess_language
+from citelens.support.settings import SupportSettings, default_settings
+from citelens.support.terms import NAME, NUMBER, Term, extract_terms
+from citelens.support.verdict import Evidence, SupportVerdict, UncheckedReason, Verdict, unchecked
+
+_DOCUMENTS = PreparedDocuments()
+
+
+def judge_support(
+    sentence: str,
+    document: str | None,
+    settings: SupportSettings | None = None,
+) -> SupportVerdict:
+    """Judge ``sentence`` against the text of one cited document (None: not available)."""
+    settings = settings or default_settings()
+    if document is None or not document.strip():
+        return unchecked(UncheckedReason.DOCUMENT_NOT_AVAILABLE)
+    if not any(c.isalpha() for c in sentence):
+        has_digits = any(c.isdigit() for c in sentence)
+        return unchecked(UncheckedReason.NUMBERS_ONLY if has_digits else UncheckedReason.TOO_LITTLE_CONTENT)
+    doc = _DOCUMENTS.get(document, settings)
+    sentence_guess = guess_language(sentence, settings)
+    if different_languages(sentence_guess, doc.guess):
+        return unchecked(UncheckedReason.DIFFERENT_LANGUAGE, sentence_guess.language)
+    language = doc.guess.language
+    sentence_terms = extract_terms(sentence, language)
+    weights = _content_weights(sentence_terms, settings)
+    if len(weights) < settings.min_content_terms:
+        return unchecked(UncheckedReason.TOO_LITTLE_CONTENT, language)
+    if doc.content_terms < settings.min_content_terms:
+        return unchecked(UncheckedReason.TOO_LITTLE_CONTENT, language)
+    name_keys = frozenset(t.key for t in sentence_terms if t.kind == NAME)
+    return _judge_terms(weights, doc, settings, name_keys)
+
+
+def _content_weights(terms: list[Term], settings: SupportSettings) -> dict[str, float]:
+    """Distinct content keys of the sentence and the weight each carries."""
+    weights: dict[str, float] = {}
+    for term in terms:
+        if not term.content:
+            continue
+        if term.kind == NUMBER:
+            w = settings.number_weight
+        elif term.kind == NAME:
+            w = settings.name_weight
+        else:
+            w = settings.word_weight
+        weights[term.key] = max(w, weights.get(term.key, 0.0))
+    return weights
+
+
+def _document_keys(key: str, doc: PreparedDocument, settings: SupportSettings) -> list[str]:
+    """The document keys that count as ``key``: itself, and compounds ending in it."""
+    keys = [key] if key in doc.postings else []
+    if key.startswith("#"):
+        return keys
+    n = settings.min_suffix_match
+    if n and len(key) >= n:
+        keys.extend(k for k in doc.postings if k != key and len(k) > len(key) and k.endswith(key))
+    n = settings.min_prefix_match
+    if n and len(key) >= n:
+        keys.extend(
+            k
+            for k in doc.postings
+            if k != key and k[:n] == key[:n] and (k.startswith(key) or key.startswith(k))
+        )
+    return keys
+
+
+def _judge_terms(
+    weights: dict[str, float],
+    doc: PreparedDocument,
+    settings: SupportSettings,
+    name_keys: frozenset[str] = frozenset(),
+) -> SupportVerdict:
+    total = sum(weights.values())
+    # passage -> sentence keys it holds, and the document term indices that matched
+    in_passage: dict[int, set[str]] = {}
+    hits: dict[int, list[int]] = {}
+    found_anywhere: set[str] = set()
+    for key in weights:
+        for doc_key in _document_keys(key, doc, settings):
+            for t in doc.postings[doc_key]:
+                p = doc.passage_of_term[t]
+                in_passage.setdefault(p, set()).add(key)
+                hits.setdefault(p, []).append(t)
+                found_anywhere.add(key)
+    chosen: list[int] = []
+    covered: set[str] = set()
+    for round_no in range(settings.max_passages):
+        best, best_gain, best_new = -1, 0.0, 0
+        for p, keys in in_passage.items():
+            new = keys - covered
+            gain = sum(weights[k] for k in new)
+            if gain > best_gain or (gain == best_gain and best >= 0 and p < best and gain > 0):
+                best, best_gain, best_new = p, gain, len(new)
+        needed = 1 if round_no == 0 else settings.min_extra_terms
+        if best < 0 or best_new < needed:
+            break
+        chosen.append(best)
+        covered |= in_passage[best]
+    coverage = sum(weights[k] for k in covered) / total if total else 0.0
+    numbers = [k for k in weights if k.startswith("#")]
+    missing = tuple(k[1:] for k in numbers if k not in found_anywhere)
+    evidence = _evidence(doc, chosen, hits, covered, settings)
+    if coverage >= settings.supported_coverage and not missing:
+        verdict = Verdict.SUPPORTED
+    elif coverage < settings.unsupported_coverage or len(covered) < settings.min_matched_terms:
+        verdict = Verdict.UNSUPPORTED
+    else:
+        verdict = Verdict.PARTIAL
+    best_single = max((sum(weights[k] for k in keys) for keys in in_passage.values()), default=0.0) / total
+    names = sum(weights[k] for k in covered if k in name_keys)
+    return SupportVerdict(
+        verdict=verdict,
+        score=coverage,
+        details={
+            "best_single": best_single,
+            "name_share": names / total if total else 0.0,
+            "best_single_terms": max((len(k) for k in in_passage.values()), default=0),
+        },
+        evidence=evidence,
+        matched_terms=len(covered),
+        content_terms=len(weights),
+        missing_numbers=missing,
+        language=doc.guess.language,
+    )
+
+
+def _evidence(
+    doc: PreparedDocument,
+    chosen: list[int],
+    hits: dict[int, list[int]],
+    covered: set[str],
+    settings: SupportSettings,
+) -> tuple[Evidence, ...]:
+    """Spans of matched words in the chosen passages; close neighbours merge into one span."""
+    spans: list[tuple[int, int]] = []
+    for p in sorted(chosen):
+        run: tuple[int, int] | None = None
+        for t in sorted(set(hits[p])):
+            term = doc.terms[t]
+            if run is not None and term.start - run[1] <= settings.merge_gap_chars:
+                run = (run[0], term.end)
+            else:
+                if run is not None:
+                    spans.append(run)
+                run = (term.start, term.end)
+        if run is not None:
+            spans.append(run)
+    return tuple(Evidence(s, e, doc.text[s:e]) for s, e in spans)

@@ -1,0 +1,155 @@
+"""Matching terms of a text: stems of content words, normalised numbers, CJK bigrams.
+
+Tokens come from the alignment tokenizer (code-point spans, NFKC + casefold); a token
+joined by inner hyphens or apostrophes is matched part by part ("editor-in-chief",
+"Panopoulos's"). Stopwords and units are kept as non-content terms so they can sit inside
+an evidence span but never make one.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from citelens.align.tokenizer import class_string, normalize_token, token_spans
+from citelens.support.language import script_of_char
+from citelens.support.settings import number_table, stopword_table
+
+WORD, NAME, NUMBER, STOP = "word", "name", "number", "stop"
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One matching unit: its key, its code-point span in the text, and what it is."""
+
+    key: str
+    start: int
+    end: int
+    kind: str
+
+    @property
+    def content(self) -> bool:
+        return self.kind != STOP
+
+
+@cache
+def _stemmer(language: str):
+    """A Snowball stemmer (PyStemmer), or None when the language has no algorithm."""
+    import Stemmer  # a C extension; loaded on first judgement only
+
+    return Stemmer.Stemmer(language) if language in Stemmer.algorithms() else None
+
+
+@lru_cache(maxsize=200_000)
+def stem(word: str, language: str) -> str:
+    stemmer = _stemmer(language)
+    return stemmer.stemWord(word) if stemmer is not None else word
+
+
+def number_key(value: float) -> str:
+    """One spelling per value: 4.2e9, 4200000000 and 4,200,000,000 give the same key."""
+    if math.isfinite(value) and value == int(value):
+        return f"#{int(value)}"
+    return f"#{value:.6g}"
+
+
+def _parse_number(normalized: str) -> float | None:
+    try:
+        return float(normalized)
+    except ValueError:
+        # "1.2.3" (a version or a date) is matched as written
+        return None
+
+
+def _parts(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Sub-spans of a token split at its inner hyphens and apostrophes."""
+    classes = class_string(text[start:end])
+    parts = []
+    begin = 0
+    for i, cls in enumerate(classes):
+        if cls == "'":
+            if i > begin:
+                parts.append((start + begin, start + i))
+            begin = i + 1
+    if len(classes) > begin:
+        parts.append((start + begin, end))
+    return parts
+
+
+def _is_cjk(word: str) -> bool:
+    return any(script_of_char(c) in ("cjk", "hiragana", "katakana") for c in word)
+
+
+def extract_terms(text: str, language: str | None) -> list[Term]:
+    """The terms of ``text`` in order, stemmed for ``language`` (None: no stemming)."""
+    scales, number_words, units = number_table()
+    stopwords = stopword_table().get(language or "", ("", frozenset()))[1]
+    if language not in (None, "english"):
+        stopwords = stopwords | stopword_table()["english"][1]  # English names and quotes abound
+    terms: list[Term] = []
+    spans = _outside_markers(text, token_spans(text))
+    previous_number: Term | None = None
+    first_word_seen = False
+    for start, end in spans:
+        raw = text[start:end]
+        normalized = normalize_token(raw)
+        if not normalized:
+            continue
+        if normalized[0].isdigit():
+            value = _parse_number(normalized)
+            key = number_key(value) if value is not None else "#" + normalized
+            previous_number = Term(key, start, end, NUMBER)
+            terms.append(previous_number)
+            continue
+        if previous_number is not None and normalized in scales:
+            value = _parse_number(previous_number.key[1:])
+            if value is not None:  # "4.2 billion": the number term takes the scaled value
+                terms[-1] = Term(number_key(value * scales[normalized]), previous_number.start, end, NUMBER)
+                previous_number = None
+                continue
+        if previous_number is not None and normalized in units:
+            terms.append(Term("unit:" + units[normalized], start, end, STOP))
+            previous_number = None
+            continue
+        previous_number = None
+        if normalized in ("percent", "dollar", "euro", "pound"):  # symbols spelled out
+            terms.append(Term("unit:" + normalized, start, end, STOP))
+            continue
+        if normalized in number_words:
+            terms.append(Term(number_key(number_words[normalized]), start, end, NUMBER))
+            continue
+        is_name = first_word_seen and raw[:1].isupper()
+        first_word_seen = True
+        for p_start, p_end in _parts(text, start, end):
+            part = normalize_token(text[p_start:p_end])
+            if not part:
+                continue
+            if _is_cjk(part):
+                terms.extend(_bigrams(text, p_start, p_end))
+                continue
+            if part in stopwords or len(part) < 2:
+                terms.append(Term(part, p_start, p_end, STOP))
+                continue
+            key = stem(part, language) if language else part
+            terms.append(Term(key, p_start, p_end, NAME if is_name else WORD))
+    return terms
+
+
+_MARKERS = re.compile(r"【[^】]*】")
+
+
+def _outside_markers(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Drop tokens inside inline citation markers (【doc_id】): they are not claims."""
+    if "【" not in text:
+        return spans
+    marked = [m.span() for m in _MARKERS.finditer(text)]
+    return [s for s in spans if not any(a <= s[0] < b for a, b in marked)]
+
+
+def _bigrams(text: str, start: int, end: int) -> list[Term]:
+    """Chinese and Japanese are written without spaces: overlapping character pairs."""
+    if end - start == 1:
+        return [Term(text[start:end].casefold(), start, end, WORD)]
+    return [Term(text[i : i + 2].casefold(), i, i + 2, WORD) for i in range(start, end - 1)]

@@ -1,0 +1,93 @@
+"""What the support judge says about one (report sentence, cited document) pair."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class Verdict(str, Enum):
+    SUPPORTED = "supported"
+    PARTIAL = "partial"
+    UNSUPPORTED = "unsupported"
+    UNCHECKED = "unchecked"
+
+
+class UncheckedReason(str, Enum):
+    DOCUMENT_NOT_AVAILABLE = "document_not_available"
+    DIFFERENT_LANGUAGE = "different_language"
+    TOO_LITTLE_CONTENT = "too_little_content"
+    NUMBERS_ONLY = "numbers_only"
+
+
+UNCHECKED_TEXT = {
+    UncheckedReason.DOCUMENT_NOT_AVAILABLE: "the cited document is not available",
+    UncheckedReason.DIFFERENT_LANGUAGE: "the document is in a different language than the sentence",
+    UncheckedReason.TOO_LITTLE_CONTENT: "too little content to judge",
+    UncheckedReason.NUMBERS_ONLY: "the sentence is numbers only",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """A piece of the document: half-open code-point offsets and the text between them."""
+
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SupportVerdict:
+    """The judgement of one report sentence against one document.
+
+    ``score`` is the weighted share of the sentence's content terms found in the evidence
+    (0..1). ``evidence`` lists the matched places in document order; several passages
+    appear when the sentence draws on several places.
+    """
+
+    verdict: Verdict
+    score: float
+    evidence: tuple[Evidence, ...] = ()
+    reason: UncheckedReason | None = None
+    matched_terms: int = 0
+    content_terms: int = 0
+    missing_numbers: tuple[str, ...] = ()
+    language: str | None = None
+    details: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def best_evidence(self) -> str:
+        """The evidence as one quotable string ("a ... b")."""
+        return " ... ".join(e.text for e in self.evidence)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form (the shape printed by ``--format json``)."""
+        return {
+            "verdict": self.verdict.value,
+            "score": round(self.score, 4),
+            "reason": self.reason.value if self.reason else None,
+            "evidence": [{"start": e.start, "end": e.end, "text": e.text} for e in self.evidence],
+            "matched_terms": self.matched_terms,
+            "content_terms": self.content_terms,
+            "missing_numbers": list(self.missing_numbers),
+            "language": self.language,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SupportVerdict:
+        return cls(
+            verdict=Verdict(data["verdict"]),
+            score=float(data["score"]),
+            evidence=tuple(Evidence(e["start"], e["end"], e["text"]) for e in data.get("evidence", ())),
+            reason=UncheckedReason(data["reason"]) if data.get("reason") else None,
+            matched_terms=int(data.get("matched_terms", 0)),
+            content_terms=int(data.get("content_terms", 0)),
+            missing_numbers=tuple(data.get("missing_numbers", ())),
+            language=data.get("language"),
+        )
+
+
+def unchecked(reason: UncheckedReason, language: str | None = None) -> SupportVerdict:
+    return SupportVerdict(Verdict.UNCHECKED, 0.0, reason=reason, language=language)

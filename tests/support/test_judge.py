@@ -1,0 +1,176 @@
+"""The support judge on real report sentences from the shared runs (kiddie, DRAGUN)."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from citelens.support import SupportSettings, UncheckedReason, Verdict, default_settings, judge_support
+
+SET = Path(__file__).parents[2] / "bench" / "data" / "support"
+
+# kiddie run1, topic "hibernation": response 3 and its cited document (Adipose_tissue)
+FAT_SENTENCE = "They use stored fat for energy instead of eating."
+ADIPOSE = (
+    "Adipose tissue, or body fat, stores energy for later use. Hibernating animals rely on their fat "
+    "reserves for energy throughout the winter."
+)
+# kiddie run4, topic "bee": response 2 and the document it cites (Scripps_National_Spelling_Bee)
+SPELLING_SENTENCE = "The competition takes place in Washington D.C. and is broadcast on television."
+SCRIPPS = "The Scripps National Spelling Bee is an annual spelling bee held in the United States."
+# kiddie run1, topic "leaf": response 0 and its cited document (Chlorophyll)
+LEAF_SENTENCE = "Leaves change color in fall because of a green pigment called chlorophyll."
+CHLOROPHYLL = (
+    "Chlorophyll is a green pigment found in plants that absorbs light energy for photosynthesis. "
+    "It gives leaves their green color during spring and summer."
+)
+# kiddie run4, topic "earthworms": response 0 and its cited document
+WORMS_BOOK = (
+    "How to Eat Fried Worms is a children's book by Thomas Rockwell, published in 1973 about a boy who "
+    "bets he can eat 15 worms."
+)
+
+
+@cache
+def dragun_document(doc_id: str) -> str:
+    for line in (SET / "documents.jsonl").read_text().splitlines():
+        doc = json.loads(line)
+        if doc["id"] == doc_id:
+            return doc["text"]
+    raise KeyError(doc_id)
+
+
+def quoted(document: str, verdict) -> list[str]:
+    """The evidence texts, checked against the document at their offsets."""
+    for e in verdict.evidence:
+        assert document[e.start : e.end] == e.text
+    return [e.text for e in verdict.evidence]
+
+
+def test_stemmed_match_stored_fat_against_stores_energy():
+    v = judge_support(FAT_SENTENCE, ADIPOSE)
+    assert v.verdict is Verdict.SUPPORTED
+    texts = quoted(ADIPOSE, v)
+    assert any("stores energy" in t for t in texts)  # "stored" ~ "stores" through the stemmer
+    assert v.matched_terms >= 3
+
+
+def test_compound_head_matches_worms_against_earthworms():
+    # kiddie run2 earthworms: the sentence cite-right demotes by its capital-word heuristic
+    doc = "Earthworms are tube-shaped segmented worms that live in soil and create tunnels."
+    v = judge_support("Worms live in the dirt and make tunnels.", doc)
+    assert v.verdict is Verdict.SUPPORTED
+    assert "tunnels" in " ".join(quoted(doc, v))
+
+
+def test_number_match_and_a_missing_number():
+    # DRAGUN organizer run, topic msmarco_v2.1_doc_06_1440134319: first sentence vs the topic article
+    sentence = (
+        "The 2014 *Journal of Nutrition* cohort study examined 10,711 South‑Korean adults aged 19‑64 using "
+        "a 63‑item food‑frequency questionnaire to assess instant‑noodle consumption."
+    )
+    doc = dragun_document("msmarco_v2.1_doc_06_1440134319")
+    v = judge_support(sentence, doc)
+    texts = " ".join(quoted(doc, v))
+    assert "10,711" in texts and "19" in texts and "64" in texts
+    assert v.missing_numbers == ("63",)  # "63-item" is not in the article
+    assert v.verdict is Verdict.PARTIAL  # a missing number keeps it from "supported"
+
+
+def test_scaled_amounts_are_compared_by_value():
+    # DRAGUN garag run: "€3.5 billion" against an article that says "$4.2 billion"
+    doc = dragun_document("msmarco_v2.1_doc_52_1666095905")
+    wrong = judge_support("J.P. Morgan provided €3.5 billion financing for the Super League.", doc)
+    assert wrong.missing_numbers == ("3500000000",)
+    assert wrong.verdict is not Verdict.SUPPORTED
+    right = judge_support("J.P. Morgan agreed to underwrite 4,200,000,000 dollars for the Super League.", doc)
+    assert right.missing_numbers == ()
+    assert "4.2 billion" in " ".join(quoted(doc, right))
+
+
+def test_stopwords_alone_are_never_evidence():
+    # shares "the", "in", "is" with the document and nothing else
+    v = judge_support(SPELLING_SENTENCE, SCRIPPS)
+    assert v.verdict is Verdict.UNSUPPORTED
+    assert v.score == 0.0 and v.evidence == () and v.matched_terms == 0
+
+
+def test_evidence_from_several_places():
+    doc = CHLOROPHYLL
+    v = judge_support(LEAF_SENTENCE, doc)
+    texts = quoted(doc, v)
+    # "green pigment ... chlorophyll" in the first sentence, "leaves ... color" in the second
+    assert len(texts) >= 2
+    assert any("green pigment" in t for t in texts)
+    assert any("leaves" in t for t in texts)
+    assert [e.start for e in v.evidence] == sorted(e.start for e in v.evidence)
+
+
+def test_cross_language_pair_is_unchecked():
+    chinese = "叶绿素是植物中的一种绿色色素，能吸收光能进行光合作用。秋天白昼变短时，叶绿素的生成减慢。"
+    v = judge_support("When days get shorter and cooler, trees stop making chlorophyll.", chinese)
+    assert v.verdict is Verdict.UNCHECKED and v.reason is UncheckedReason.DIFFERENT_LANGUAGE
+    russian = "Хлорофилл — зелёный пигмент растений. Осенью, когда день становится короче, выработка хлорофилла замедляется."
+    v = judge_support(LEAF_SENTENCE, russian)
+    assert v.reason is UncheckedReason.DIFFERENT_LANGUAGE
+
+
+def test_within_russian_inflected_forms_match():
+    russian = "Хлорофилл — зелёный пигмент растений. Осенью выработка хлорофилла замедляется."
+    v = judge_support("Осенью растения перестают вырабатывать хлорофилл.", russian)
+    assert v.verdict is not Verdict.UNCHECKED
+    assert v.language == "russian"
+    assert "хлорофилла" in " ".join(quoted(russian, v))
+
+
+def test_numbers_only_sentence_is_unchecked():
+    # the fragment cite-right's segmenter cut from kiddie run4's "... a popular children's novel from 1973."
+    v = judge_support("1973.", WORMS_BOOK)
+    assert v.verdict is Verdict.UNCHECKED and v.reason is UncheckedReason.NUMBERS_ONLY
+    assert v.score == 0.0
+
+
+def test_too_little_content_and_missing_document():
+    # auto-judge spot-check run 1, response 1 (no citation, no claim)
+    assert judge_support("This is all.", WORMS_BOOK).reason is UncheckedReason.TOO_LITTLE_CONTENT
+    assert judge_support(LEAF_SENTENCE, None).reason is UncheckedReason.DOCUMENT_NOT_AVAILABLE
+    assert judge_support(LEAF_SENTENCE, "  \n").reason is UncheckedReason.DOCUMENT_NOT_AVAILABLE
+
+
+def test_a_sentence_is_never_resplit():
+    # cite-right cuts this at "(Aug." and judges the pieces; the judge sees one sentence
+    sentence = (
+        "U.S. filings in In re Citibank (Aug. 11, 2020) confirm Citigroup mistakenly wired $900 million to "
+        "Revlon lenders, intending to make a $7.8 million interest payment."
+    )
+    doc = dragun_document("msmarco_v2.1_doc_48_273997000")
+    v = judge_support(sentence, doc)
+    assert v.content_terms >= 12  # all of it, before and after "(Aug."
+    assert "7800000" in v.missing_numbers and "900000000" not in v.missing_numbers
+
+
+def test_thresholds_are_settings():
+    strict = default_settings().with_overrides({"supported_coverage": 1.0})
+    assert judge_support(FAT_SENTENCE, ADIPOSE, strict).verdict is Verdict.PARTIAL
+    with pytest.raises(ValueError):
+        default_settings().with_overrides({"supported_coverage": 2})
+    with pytest.raises(ValueError):
+        SupportSettings.model_validate({**default_settings().model_dump(), "unknown": 1})
+
+
+def test_verdict_round_trips_through_json():
+    v = judge_support(LEAF_SENTENCE, CHLOROPHYLL)
+    again = type(v).from_dict(json.loads(json.dumps(v.to_dict())))
+    assert again.verdict == v.verdict and again.evidence == v.evidence and again.score == round(v.score, 4)
+
+
+def test_importing_the_support_package_is_cheap():
+    import subprocess
+    import sys
+
+    probe = "import sys, citelens.support; print(sorted(m for m in ('Stemmer', 'pydantic', 'numpy') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

@@ -1,0 +1,46 @@
+// Writes the built-in spec enum and the per-code severity keys into package.json from the
+// engine of this same checkout (`citelens specs/rules --format json`), so the settings UI
+// lists exactly the specs and codes the shipped server knows. Rewrites only on change.
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { buildPython, extensionRoot, repoRoot } from "./python.mjs";
+
+function citelensJson(args) {
+  const env = { ...process.env, PYTHONPATH: [join(repoRoot, "src"), process.env.PYTHONPATH].filter(Boolean).join(":") };
+  try {
+    return JSON.parse(execFileSync(buildPython(), ["-m", "citelens", ...args, "--format", "json"], { env, encoding: "utf8" }));
+  } catch (err) {
+    console.error(`sync-contributes: could not run \`${buildPython()} -m citelens ${args.join(" ")}\` (set CITELENS_PYTHON to a Python with CiteLens's dependencies): ${err.message}`);
+    process.exit(1);
+  }
+}
+
+const specs = citelensJson(["specs"]);
+const rules = citelensJson(["rules"]);
+const manifestPath = join(extensionRoot, "package.json");
+const before = readFileSync(manifestPath, "utf8");
+const manifest = JSON.parse(before);
+const props = manifest.contributes.configuration.properties;
+
+const ids = specs.map((s) => s.track);
+props["citelens.spec"].anyOf = [
+  {
+    type: "string",
+    enum: ["", ...ids],
+    enumDescriptions: ["No spec: only the structural checks run.", ...specs.map((s) => s.description)],
+  },
+  { type: "string", description: "Path of a spec file (.toml, .yml, .yaml, .json), optionally FILE#ID." },
+];
+const severityValues = ["error", "warning", "info", "ignore"];
+props["citelens.severity"].properties = Object.fromEntries(
+  rules.map((r) => [r.code, { type: "string", enum: severityValues, description: r.summary }]),
+);
+
+const after = JSON.stringify(manifest, null, 2) + "\n";
+if (after !== before) {
+  writeFileSync(manifestPath, after);
+  console.log(`sync-contributes: package.json updated (${ids.length} specs, ${rules.length} codes)`);
+} else {
+  console.log(`sync-contributes: package.json up to date (${ids.length} specs, ${rules.length} codes)`);
+}

@@ -1,0 +1,64 @@
+/** Activation: wires the server, the settings watchers, the status bar and the commands. */
+import * as vscode from "vscode";
+import { CiteLensServer } from "./client";
+import { Commands } from "./commands";
+import { installIntoInterpreter } from "./install";
+import { logChannel } from "./log";
+import { onDidChangePythonInterpreter } from "./pythonExtension";
+import { RestartScheduler } from "./restart";
+import { reactionTo } from "./settings";
+import { SpecStatus } from "./statusBar";
+import { CitedDocuments, SCHEME } from "./virtualDocuments";
+
+let server: CiteLensServer | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const log = logChannel();
+  context.subscriptions.push(log);
+  server = new CiteLensServer(context);
+  const srv = server;
+  const restarts = new RestartScheduler((reasons) => srv.restart(reasons), 500);
+  const status = new SpecStatus(srv);
+  const documents = new CitedDocuments(srv);
+  const commands = new Commands(context, srv, status, documents);
+  context.subscriptions.push(srv, { dispose: () => restarts.dispose() }, status, documents);
+
+  const register = (id: string, fn: (...args: any[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
+  register("citelens.restartServer", () => restarts.now("command"));
+  register("citelens.showLog", () => log.show());
+  register("citelens.selectSpec", () => commands.selectSpec());
+  register("citelens.convertFile", () => commands.convertFile());
+  register("citelens.indexCorpus", (uri?: vscode.Uri) => commands.indexCorpus(uri));
+  register("citelens.checkWorkspace", () => commands.checkWorkspace());
+  register("citelens.showDocument", () => commands.showDocument());
+  register("citelens.installServer", async () => {
+    const interpreter = srv.interpreter ?? (await srv.pickInterpreter());
+    await installIntoInterpreter(context, interpreter.command, () => restarts.request("CiteLens installed"));
+  });
+  register("citelens.selectInterpreter", async () => {
+    if (vscode.extensions.getExtension("ms-python.python")) await vscode.commands.executeCommand("python.setInterpreter");
+    else await vscode.commands.executeCommand("workbench.action.openSettings", "citelens.interpreter");
+  });
+
+  context.subscriptions.push(
+    vscode.workspace.registerTextDocumentContentProvider(SCHEME, documents),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      const reaction = reactionTo((section) => e.affectsConfiguration(section));
+      if (reaction === "restart") restarts.request("settings changed");
+      else if (reaction === "reread") srv.notifySettingsChanged();
+    }),
+    log.onDidChangeLogLevel(() => srv.notifySettingsChanged()),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => restarts.request("workspace folders changed")),
+  );
+  const pythonWatch = await onDidChangePythonInterpreter(() => {
+    if (!vscode.workspace.getConfiguration("citelens").get<string>("interpreter")) restarts.request("interpreter selected in the Python extension");
+  });
+  if (pythonWatch) context.subscriptions.push(pythonWatch);
+
+  await srv.start();
+}
+
+export async function deactivate(): Promise<void> {
+  await server?.stop();
+  server = undefined;
+}
