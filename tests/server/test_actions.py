@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from lsprotocol import types
-from tests.agreement.generate import generate_run
+from tests.report_factory.runs import generate_run
 from tests.server.lsp_session import (
     ClientText,
     as_tuples,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from lsprotocol import types
-from tests.agreement.generate import generate_run
+from tests.report_factory.runs import generate_run
 from tests.server.conftest import start
 from tests.server.lsp_session import (
     as_tuples,

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 from lsprotocol import types
-from tests.agreement.generate import generate_run
+from tests.report_factory.runs import generate_run
 from tests.server.lsp_session import as_tuples, diagnostics, expected_diagnostics, open_document, wait_until
 
 from citelens.specs import builtin_specs
 
-DATA = Path(__file__).resolve().parents[1] / "agreement" / "data"
+DATA = Path(__file__).resolve().parents[1] / "data" / "runs"
 SAMPLES = {
     "ragnarok_rag24_examples.jsonl": "rag24",
     "ragnarok_rag25_ag_baseline.example.jsonl": "rag25",
