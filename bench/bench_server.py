@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from report_factory import generate_run  # noqa: E402
+from report_factory.runs import generate_run  # noqa: E402
 
 
 class Client:
@@ -114,12 +114,13 @@ class Client:
 
 def make_run(n: int, out: Path) -> tuple[Path, str]:
     lines, _ = generate_run("rag25", n, seed=11, loadable_faults_only=True)
-    first = json.loads(lines[0])
+    cited = next(i for i, line in enumerate(lines) if re.search(r'"citations": [\[{](\d|")', line))
+    first = json.loads(lines[cited])
     refs = list(first.get("references") or [])
     for sentence in first.get("answer") or first.get("responses") or []:
-        cited = sentence.get("citations") if isinstance(sentence, dict) else None
-        refs += [c for c in (cited or []) if isinstance(c, str)] + (
-            list(cited) if isinstance(cited, dict) else []
+        cites = sentence.get("citations") if isinstance(sentence, dict) else None
+        refs += [c for c in (cites or []) if isinstance(c, str)] + (
+            list(cites) if isinstance(cites, dict) else []
         )
     first["documents"] = {
         doc_id: {
@@ -129,7 +130,7 @@ def make_run(n: int, out: Path) -> tuple[Path, str]:
         }
         for i, doc_id in enumerate(refs)
     }
-    lines[0] = json.dumps(first, ensure_ascii=False)
+    lines[cited] = json.dumps(first, ensure_ascii=False)
     text = "\n".join(lines) + "\n"
     out.mkdir(parents=True, exist_ok=True)
     (out / "citelens.toml").write_text('spec = "rag25"\n', encoding="utf-8")
@@ -229,16 +230,16 @@ def main() -> None:
         edit_s.append(at - t)
     rss_after = client.rss_kb()
 
-    # hovers on the citations of the first report (its documents are embedded)
-    first_line = lines[0]
-    m = re.search(r'"citations": [\[{](\d|")', first_line)
+    # hovers on a citation of the first citing report (its documents are embedded)
+    cited = next(i for i, line in enumerate(lines) if re.search(r'"citations": [\[{](\d|")', line))
+    m = re.search(r'"citations": [\[{](\d|")', lines[cited])
     hover_s = []
     if m:
         for _ in range(args.hovers):
             t = time.perf_counter()
             at, res = client.request(
                 "textDocument/hover",
-                {"textDocument": {"uri": uri}, "position": {"line": 0, "character": m.start(1)}},
+                {"textDocument": {"uri": uri}, "position": {"line": cited, "character": m.start(1)}},
             )
             hover_s.append(at - t)
         assert res.get("result"), "no hover on a citation"

@@ -27,8 +27,6 @@ LAYERS: tuple[frozenset[str], ...] = (
 RANK = {package: n for n, layer in enumerate(LAYERS) for package in layer}
 TOP = len(LAYERS)  # citelens/__init__.py and __main__.py sit above every package
 NEVER = ("citelens_server", "pygls", "lsprotocol")  # the engine knows nothing of the editor
-#: the one module allowed to reach the server: `citelens serve` hands the process over to it
-SERVER_ENTRY = "cli/serve.py"
 
 
 def _imported(tree: ast.AST, module: str, is_package: bool) -> list[tuple[str, int]]:
@@ -75,7 +73,7 @@ def layer_violations(root: Path) -> list[str]:
         own_rank = RANK[own] if own is not None else TOP
         for name, line in _imported(ast.parse(path.read_text(encoding="utf-8")), module, is_package):
             parts = name.split(".")
-            if parts[0] in NEVER and not (parts[0] == "citelens_server" and str(relative) == SERVER_ENTRY):
+            if parts[0] in NEVER:
                 problems.append(f"{relative}:{line}: the engine imports {name}")
             if parts[0] != "citelens" or len(parts) < 2 or parts[1] == own:
                 continue

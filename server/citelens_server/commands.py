@@ -55,7 +55,7 @@ def register(server: CiteLensServer) -> None:
         progress = _supports(ls.client_capabilities, "window.work_done_progress")
         if progress:
             try:
-                await asyncio.wait_for(ls.work_done_progress.create_async(token), 5)
+                await asyncio.wait_for(ls.work_done_progress.create_async(token), 30)
             except Exception as exc:
                 log.info("no progress shown (%s)", exc or "timeout")
                 progress = False

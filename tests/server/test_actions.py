@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from lsprotocol import types
+from tests.report_factory.runs import generate_run
 from tests.server.lsp_session import (
     ClientText,
     as_tuples,
@@ -17,8 +18,6 @@ from tests.server.lsp_session import (
     expected_diagnostics,
     open_document,
 )
-
-from report_factory import generate_run
 
 FIXABLE_SPECS = ["rag25", "rag24", "ragtime26", "dragun25"]
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from lsprotocol import types
+from tests.report_factory.runs import generate_run
 from tests.server.conftest import start
 from tests.server.lsp_session import (
     as_tuples,
@@ -14,8 +15,6 @@ from tests.server.lsp_session import (
     open_document,
     wait_until,
 )
-
-from report_factory import generate_run
 
 
 def _run(folder, spec="rag24", name="run.jsonl"):

@@ -113,13 +113,19 @@ async def test_cancelling_the_workspace_check_stops_it(vscode, workspace):
     for n in range(40):
         (workspace / f"r{n}").mkdir()
         write_run(workspace / f"r{n}")
-    pending = vscode.workspace_execute_command_async(
-        types.ExecuteCommandParams(command="citelens.checkWorkspace", arguments=[])
-    )
     import asyncio
 
-    while not vscode.progress_reports or len(next(iter(vscode.progress_reports.values()))) < 2:
-        await asyncio.sleep(0.01)
+    pending = asyncio.ensure_future(
+        vscode.workspace_execute_command_async(
+            types.ExecuteCommandParams(command="citelens.checkWorkspace", arguments=[])
+        )
+    )
+
+    async def started() -> None:
+        while not vscode.progress_reports or len(next(iter(vscode.progress_reports.values()))) < 2:
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(started(), 30)
     (token,) = vscode.progress_reports
     vscode.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=token))
     result = await pending

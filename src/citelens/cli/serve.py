@@ -1,8 +1,14 @@
-"""`citelens serve`: run the language server over stdio (the server package loads only here)."""
+"""`citelens serve`: run the language server over stdio.
+
+The engine never imports the server (tests/test_package_layers.py): this command replaces
+the process with `python -m citelens_server`, which keeps stdin/stdout for the protocol.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -11,8 +17,8 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import importlib
-
-    server_main = importlib.import_module("citelens_server.__main__").main
-    argv = ["--tcp", args.tcp] if args.tcp else []
-    return int(server_main(argv) or 0)
+    argv = [sys.executable, "-m", "citelens_server", *(["--tcp", args.tcp] if args.tcp else [])]
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(sys.executable, argv)
+    return 0  # not reached
