@@ -16,10 +16,10 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from unprivileged import NOBODY
 
 import citelens.files.write as write_module
 from citelens.files import FileError, write_file
+from unprivileged import NOBODY
 
 #: the os calls of the write path a fault can hit, as (name, when: "before"/"after" it ran)
 FAULT_POINTS = ("open", "write", "fchown", "fchmod", "fsync", "close", "replace")
