@@ -6,7 +6,7 @@ list them and the editor can show them where the lost content is.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from citelens.check.view import TOPIC_ID_ALIASES
@@ -15,7 +15,7 @@ from citelens.convert.losses import LossNote
 from citelens.models.citation_ranking import ordered_ids, resolve_positions
 from citelens.models.conversion import citation_limit
 from citelens.models.report import Report
-from citelens.models.sentences import tag_of_sentence
+from citelens.models.sentences import Rag24ReportSentence, ReportSentence, tag_of_sentence
 from citelens.source.json_nodes import pointer_join
 
 if TYPE_CHECKING:
@@ -136,7 +136,8 @@ class LossScan:
         tag_out = self.target.emit_sentence_type
         limit = citation_limit(self.target)
         scored = self.report.get_sentences_with_citation_confidences()
-        for i, (raw, typed) in enumerate(zip(raw_sentences, self.report.responses or [])):
+        sentences: Sequence[ReportSentence] = self.report.responses or []
+        for i, (raw, typed) in enumerate(zip(raw_sentences, sentences)):
             where = pointer_join(self.sentence_key, i)
             if isinstance(raw, Mapping):
                 extra = sorted(k for k, v in raw.items() if k not in ("text", "citations") and v is not None)
@@ -159,8 +160,9 @@ class LossScan:
                 )
             if tag != "ragtime" and tag_out == "ragtime":
                 self.add("confidence_invented", where, "confidences 1/rank stand in for the citation order")
-            if tag == "rag24":
-                bad = [c for c in cites if not 0 <= c < len(refs)]
+            if isinstance(typed, Rag24ReportSentence):  # the class is what makes the tag "rag24"
+                positions = typed.citations or []  # not empty: `cites` is
+                bad = [c for c in positions if not 0 <= c < len(refs)]
                 if bad:
                     self.add(
                         "citation_out_of_range",
@@ -168,9 +170,9 @@ class LossScan:
                         f"positions {bad} are outside references ({len(refs)} entries) and are dropped",
                         positions=bad,
                     )
-                ids = resolve_positions(cites, refs)
+                ids = resolve_positions(positions, refs)
             else:
-                ids = list(cites)
+                ids = list(typed.citations or [])
             unique = list(dict.fromkeys(ids))
             if len(unique) < len(ids):
                 self.add("citation_duplicate_merged", where, "a doc id cited more than once is kept once")
