@@ -29,9 +29,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
 
-from tests.agreement.generate import generate_run  # noqa: E402
+from report_factory import generate_run  # noqa: E402
 
 
 class Client:

@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from agreement.generate import generate_run, topics_jsonl  # noqa: E402
+from report_factory import generate_run, topics_jsonl  # noqa: E402
 
 
 def _ms(values: list[float]) -> float:

@@ -34,6 +34,10 @@ def _label(info: str) -> str:
         return "Topics file:"
     if "spec-file" in words:
         return "Spec file (TOML):"
+    if "docs" in words:
+        if "partial" in words:
+            return "Corpus, given with `--docs` (its index only partly built):"
+        return "Corpus file (given with `--docs`):"
     if "spec" in attrs:
         label = f"Run, checked under spec `{attrs['spec']}`"
         if "saved-as" in attrs:

@@ -17,7 +17,7 @@ from citelens.check.finding import Edit
 from citelens_server.diagnostics import SOURCE, finding_for
 from citelens_server.edits import text_change, workspace_edit
 from citelens_server.positions import range_offsets
-from citelens_server.server import CiteLensServer
+from citelens_server.server import SETTINGS_ERRORS, CiteLensServer
 
 log = logging.getLogger("citelens_server")
 
@@ -45,6 +45,10 @@ def register(server: CiteLensServer) -> None:
         doc = ls.document(params.text_document.uri)
         if doc is None:
             return None
+        try:
+            doc.result  # noqa: B018 (a settings problem shows as a diagnostic; no actions then)
+        except SETTINGS_ERRORS:
+            return []
         only = params.context.only
         lazy = _resolves_edits(ls)
         actions: list[types.CodeAction] = []

@@ -41,6 +41,7 @@ def register(server: CiteLensServer) -> None:
             folders = [uri_path(params.root_uri)]
         ls.folders = [f for f in folders if f is not None]
         ls.session = Workspace(tuple(ls.folders), init_options=engine or None)
+        log_settings_messages(ls)
         ls.pull = _supports(params.capabilities, "text_document.diagnostic")
         if ls.pull:
             from citelens_server import pull
@@ -73,6 +74,7 @@ def register(server: CiteLensServer) -> None:
             editor, engine = split_settings(settings, "workspace/didChangeConfiguration", ls.editor)
             ls.set_editor(editor)
             ls.session.set_editor_settings(engine)
+            log_settings_messages(ls)
             changed = True
         if ls.session.refresh() or changed:
             ls.recheck_all()
@@ -111,7 +113,15 @@ async def read_configuration(ls: CiteLensServer) -> bool:
         if scope is None:
             ls.set_editor(editor)
         ls.session.set_editor_settings(engine, scope)
+    log_settings_messages(ls)
     return True
+
+
+def log_settings_messages(ls: CiteLensServer) -> None:
+    """Editor values the session left out (a wrong type, an unknown key) go to the log."""
+    for message in ls.session.messages:
+        log.warning("%s", message)
+    ls.session.messages.clear()
 
 
 async def _watch_settings_files(ls: CiteLensServer) -> None:

@@ -14,7 +14,7 @@ from lsprotocol import types
 from citelens.source.json_locate import locate_in_text
 from citelens_server.documents import find_document, report_value
 from citelens_server.positions import lsp_range, offset_at, range_offsets
-from citelens_server.server import CiteLensServer
+from citelens_server.server import SETTINGS_ERRORS, CiteLensServer
 
 log = logging.getLogger("citelens_server")
 #: workspace symbols answered at most (a workspace of big runs has many reports)
@@ -28,7 +28,11 @@ def report_label(doc: Any, item: Any) -> tuple[str, str]:
     value = item.value
     if not isinstance(value, dict):
         return f"report {item.index + 1}", ""
-    view = ReportView.build(value, doc.checker.spec)
+    try:
+        spec = doc.checker.spec
+    except SETTINGS_ERRORS:
+        spec = None
+    view = ReportView.build(value, spec)
     run_id = view.meta.get("run_id") if isinstance(view.meta, dict) else None
     return (view.topic_id or f"report {item.index + 1}"), (run_id if isinstance(run_id, str) else "")
 

@@ -12,7 +12,7 @@ from typing import Any
 from lsprotocol import types
 
 from citelens_server.protocol import Json
-from citelens_server.server import CiteLensServer
+from citelens_server.server import SETTINGS_ERRORS, CiteLensServer
 
 
 def result_id(ls: CiteLensServer, doc: Any) -> str:
@@ -33,4 +33,8 @@ def register(server: CiteLensServer) -> None:
         rid = result_id(ls, doc)
         if params.previous_result_id == rid:
             return Json({"kind": "unchanged", "resultId": rid})
-        return Json(text=f'{{"kind":"full","resultId":{json.dumps(rid)},"items":{ls.diagnostics_json(doc)}}}')
+        try:
+            items = ls.diagnostics_json(doc)
+        except SETTINGS_ERRORS as exc:
+            items = ls.settings_problem(doc, exc)
+        return Json(text=f'{{"kind":"full","resultId":{json.dumps(rid)},"items":{items}}}')

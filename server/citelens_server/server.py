@@ -17,7 +17,10 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from citelens import __version__
-from citelens_server.diagnostics import Debouncer, DiagnosticsJson
+from citelens.config import ConfigError
+from citelens.specs import SpecError
+from citelens.topics import TopicFileError
+from citelens_server.diagnostics import SOURCE, Debouncer, DiagnosticsJson
 from citelens_server.editor_settings import EditorSettings
 from citelens_server.positions import Encoding
 from citelens_server.protocol import CiteLensProtocol
@@ -26,6 +29,8 @@ log = logging.getLogger("citelens_server")
 
 #: file names whose documents are checked besides the configured `files` globs
 REPORT_SUFFIXES = (".jsonl", ".json")
+#: problems of settings, spec or topics files: shown where they are, never a crash
+SETTINGS_ERRORS = (ConfigError, SpecError, TopicFileError)
 
 
 class CiteLensServer(LanguageServer):
@@ -44,6 +49,8 @@ class CiteLensServer(LanguageServer):
         self.folders: list[Path] = []
         self.open_reports: set[str] = set()  # uris of open documents that are checked
         self.log_handler: Any = None  # logs.ClientLogHandler, set by __main__
+        self.settings_files_with_problems: set[str] = set()
+        self._logged: set[str] = set()
 
     def set_editor(self, settings: EditorSettings) -> None:
         self.editor = settings
@@ -88,7 +95,10 @@ class CiteLensServer(LanguageServer):
         if doc is None:
             return
         version = doc.version
-        diagnostics = self.diagnostics_json(doc)
+        try:
+            diagnostics = self.diagnostics_json(doc)
+        except SETTINGS_ERRORS as exc:
+            diagnostics = self.settings_problem(doc, exc)
         if self.document(uri) is not doc or doc.version != version:
             return  # closed or edited meanwhile: a newer check is already scheduled
         self.published[uri] = version
@@ -103,6 +113,44 @@ class CiteLensServer(LanguageServer):
         rendered = self.rendered.setdefault(doc.uri, DiagnosticsJson())
         return rendered.render(result.findings, doc.line_index, self.encoding)
 
+    def settings_problem(self, doc: Any, exc: Exception) -> str:
+        """A settings, spec or topics file that cannot be used: logged, shown on the file
+        that has the problem (at its line, when known) and on the report file at its start."""
+        message = f"citelens cannot check this file: {exc}"
+        if message not in self._logged:
+            self._logged.add(message)
+            log.warning("%s: %s", doc.uri, exc)
+        where, line = getattr(exc, "path", None), getattr(exc, "line", None) or 0
+        if where is not None and not self.pull and Path(where).is_file():
+            diag = {
+                "range": {
+                    "start": {"line": max(line - 1, 0), "character": 0},
+                    "end": {"line": max(line - 1, 0), "character": 1000},
+                },
+                "severity": 1,
+                "code": "settings",
+                "source": SOURCE,
+                "message": getattr(exc, "reason", str(exc)),
+            }
+            self.protocol.notify_json(
+                types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
+                {"uri": Path(where).resolve().as_uri(), "diagnostics": [diag]},
+            )
+            self.settings_files_with_problems.add(Path(where).resolve().as_uri())
+        first = {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}}
+        return json.dumps(
+            [{**first, "severity": 1, "code": "settings", "source": SOURCE, "message": message}]
+        )
+
+    def clear_settings_problems(self) -> None:
+        """Settings changed: the diagnostics put on settings files are withdrawn (re-made if still wrong)."""
+        for uri in self.settings_files_with_problems:
+            self.protocol.notify_json(
+                types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, {"uri": uri, "diagnostics": []}
+            )
+        self.settings_files_with_problems.clear()
+        self._logged.clear()
+
     def clear(self, uri: str) -> None:
         self.debouncer.cancel(uri)
         self.published.pop(uri, None)
@@ -115,6 +163,7 @@ class CiteLensServer(LanguageServer):
     def recheck_all(self) -> None:
         """Settings, spec or topics changed: every open report file is checked again."""
         self.generation += 1
+        self.clear_settings_problems()
         if self.pull:
             if _supports(self.client_capabilities, "workspace.diagnostics.refresh_support"):
                 self.workspace_diagnostic_refresh(None)

@@ -267,9 +267,9 @@ def build_cases(seed: int = SEED) -> list[Case]:
         )
 
     # The real MS MARCO segments, as chunks of their document.
-    doc = _jsonl("msmarco_doc.jsonl")[0]
+    doc = _jsonl("msmarco_v2.1_doc.sample.jsonl")[0]
     for n, seg in enumerate(
-        s for s in _jsonl("msmarco_segments.jsonl") if s["docid"].startswith(doc["docid"])
+        s for s in _jsonl("msmarco_v2.1_doc_segmented.sample.jsonl") if s["docid"].startswith(doc["docid"])
     ):
         for m in range(6):
             sentence = _pick_sentence(rng, seg["segment"])

@@ -8,7 +8,9 @@ import random
 from pathlib import Path
 from typing import Any
 
-DATA = Path(__file__).parent / "data"
+from sample_data import DOCUMENTS
+
+DATA = DOCUMENTS  # the sample corpora (tests/data/documents)
 
 #: shape -> (id field, text field) as the real collections name them
 SHAPE_FIELDS = {

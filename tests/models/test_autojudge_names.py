@@ -287,3 +287,64 @@ def test_get_spec_with_a_task_refuses_a_spec_of_another_task(track):
         ts.get_spec(track, task=other)
     with pytest.raises(KeyError, match=f"for the '{task}' task, not '{other}'"):
         get_spec(track, task=other)
+
+
+# --- TrackSpec.from_dict --------------------------------------------------------------
+
+
+def _ref_dicts() -> dict[str, dict]:
+    import yaml
+
+    ts = reference().track_spec
+    return yaml.safe_load(Path(ts.__file__).with_name("track_specs.yml").read_text(encoding="utf-8"))["specs"]
+
+
+@pytest.mark.parametrize(
+    "track", ["rag26", "rag25", "rag25-autojudge", "ragtime25", "ragtime26", "dragun25", "kiddie"]
+)
+def test_from_dict_builds_the_references_specs_from_its_own_tables(track):
+    from citelens.specs import TrackSpec, get_spec
+
+    table = _ref_dicts()[track]
+    ours = TrackSpec.from_dict(table)
+    theirs = reference().track_spec.TrackSpec.from_dict(table)
+    for name in theirs.__dataclass_fields__:
+        assert getattr(ours, name) == getattr(theirs, name) or set(getattr(ours, name)) == set(
+            getattr(theirs, name)
+        )
+    assert ours.sentence_type == get_spec(track).sentence_type
+
+
+def test_from_dict_takes_a_scalar_sentence_type():
+    from citelens.specs import TrackSpec
+
+    table = {**_ref_dicts()["rag26"], "sentence_type": "ragtime"}
+    assert TrackSpec.from_dict(table).sentence_type == ("ragtime",)
+    assert reference().track_spec.TrackSpec.from_dict(table).sentence_type == ("ragtime",)
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        ({"smells": ["empty_answer", "citation_fromat"]}, "citation_fromat"),
+        ({"sentence_type": "rag42"}, "rag42"),
+        ({"task": "summarize"}, "summarize"),
+    ],
+)
+def test_from_dict_refuses_what_no_track_has(change, named):
+    from citelens.specs import SpecError, TrackSpec
+
+    table = {**_ref_dicts()["rag26"], **change}
+    with pytest.raises(SpecError, match=named) as info:
+        TrackSpec.from_dict(table)
+    assert isinstance(info.value, ValueError)
+    if "smells" in change:  # the reference refuses an unknown smell category too
+        with pytest.raises(ValueError, match=named):
+            reference().track_spec.TrackSpec.from_dict(table)
+
+
+def test_from_dict_needs_the_track_id():
+    from citelens.specs import TrackSpec
+
+    with pytest.raises(KeyError):
+        TrackSpec.from_dict({k: v for k, v in _ref_dicts()["rag26"].items() if k != "track"})

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
+
 from citelens.check.catalog import Example
 from citelens.check.engine import Checker
 from citelens.check.finding import Finding
+from citelens.corpus import CorpusDocument, EmbeddedSource, Lookup
+from citelens.corpus.shapes import detect_fields
 from citelens.specs import builtin_specs
 from citelens.specs.loader import parse_spec_text
 from citelens.topics import parse_topics
@@ -17,7 +22,38 @@ def example_spec(example: Example):
     return specs[example.spec]
 
 
+class _PartialIndex(EmbeddedSource):
+    """An index whose build was interrupted: it finds what it has and cannot say what it lacks."""
+
+    def get_many(self, ids: Iterable[str]) -> Lookup:
+        found = super().get_many(ids)
+        return Lookup(
+            documents={k: v for k, v in found.documents.items() if v is not None},
+            unanswered={k: PARTIAL for k, v in found.documents.items() if v is None},
+        )
+
+
+PARTIAL = (
+    "the index is still being built, or its build was interrupted (run `citelens index` again to finish it)"
+)
+
+
+def example_sources(example: Example) -> EmbeddedSource | None:
+    """The example's corpus (a ```jsonl docs block) as a source, in memory."""
+    if example.docs is None:
+        return None
+    records = [json.loads(line) for line in example.docs.splitlines() if line.strip()]
+    fields = detect_fields(records)
+    assert fields is not None, "the docs block is in no known corpus shape"
+    docs = {
+        str(r[fields.id]): CorpusDocument(str(r[fields.id]), str(r.get(fields.text, ""))) for r in records
+    }
+    if example.docs_partial:
+        return _PartialIndex(docs, label="index example.sqlite")
+    return EmbeddedSource(docs, label="corpus example.jsonl")
+
+
 def run_example(example: Example) -> list[Finding]:
     topics = parse_topics(example.topics, "example-topics") if example.topics else None
-    checker = Checker(example_spec(example), topics)
+    checker = Checker(example_spec(example), topics, sources=example_sources(example))
     return checker.check_bytes(example.data(), "example.jsonl").findings

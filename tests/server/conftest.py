@@ -64,3 +64,19 @@ async def lsp_client_plain(lsp_client: LanguageClient, workspace):
     lsp_client.profile = await start(lsp_client, "plain-hover", workspace)
     yield lsp_client
     await asyncio.wait_for(lsp_client.shutdown_session(), 10)
+
+
+@pytest.fixture
+def bare(tmp_path):
+    """A workspace folder without a project file."""
+    folder = tmp_path / "bare"
+    folder.mkdir()
+    return folder
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER_COMMAND))
+async def fresh(lsp_client: LanguageClient):
+    """A server the test initializes itself (to choose settings and profile first)."""
+    yield lsp_client
+    if lsp_client.capabilities is not None:
+        await asyncio.wait_for(lsp_client.shutdown_session(), 10)

@@ -4,18 +4,14 @@ three layouts, and the real sample runs kept with the other tests."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
-TESTS = Path(__file__).resolve().parents[1]
-ROOT = TESTS.parent
-sys.path.insert(0, str(TESTS))
+from report_factory import generate_run, topics_jsonl
+from sample_data import RUNS
 
-from report_factory import generate_run, topics_jsonl  # noqa: E402
-
-SAMPLE_RUNS = sorted(
-    list((TESTS / "data" / "runs").glob("*.jsonl"))
-    + [p for p in (ROOT / "examples").glob("*.jsonl") if "topics" not in p.name]
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+SAMPLE_RUNS = sorted(RUNS.glob("*.jsonl")) + sorted(
+    p for p in EXAMPLES.glob("*.jsonl") if "topics" not in p.name
 )
 
 

@@ -68,6 +68,9 @@ change = st.tuples(st.floats(0, 1), st.integers(0, 40), st.sampled_from(SNIPPETS
 )
 # a broken element's syntax error sits on the next element's first character
 @example(base=("dragun25", "array", 1), with_topics=False, batches=[[(0.5, 0, "", '{"a": 1}\n')]])
+@example(
+    base=("dragun25", "array", 1), with_topics=False, batches=[[(1.0, 0, "", "{"), (0.75, 0, "\n", "{")]]
+)
 @given(
     base=st.sampled_from(sorted(BASES)),
     with_topics=st.booleans(),
@@ -128,3 +131,22 @@ def test_an_edit_inside_one_report_rechecks_that_report_only():
     doc.apply_changes([TextChange(at, at, "x")])
     assert doc.result.findings == fresh(doc.text, "rag25", None).findings
     assert calls == [1]
+
+
+def test_an_edit_inside_one_element_of_an_array_rechecks_that_element_only():
+    text, _ = BASES[("ragtime25", "array", 1)]
+    doc = Workspace(cli={"spec": "ragtime25"}).open("untitled:a", text)
+    assert doc.result.findings == fresh(text, "ragtime25", None).findings
+    calls = []
+    original = doc.checker.report_outcome
+
+    def counting(t, item):
+        calls.append(item.index)
+        return original(t, item)
+
+    doc.checker.report_outcome = counting
+    third = doc.items[2]
+    at = doc.text.index('"text": "', third.start) + len('"text": "')
+    doc.apply_changes([TextChange(at, at, "😀 中文\u2028")])
+    assert doc.result.findings == fresh(doc.text, "ragtime25", None).findings
+    assert calls == [2]

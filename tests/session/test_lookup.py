@@ -91,3 +91,13 @@ def test_nothing_between_reports_or_in_a_broken_one():
     assert doc.node_at(text.index("\n\n") + 1) is None
     assert doc.node_at(len(text) - 3) is None
     assert doc.node_at(0).pointer == "" and doc.node_at(0).report == 0
+
+
+def test_a_doc_id_list_citation_is_its_own_doc_id():
+    text = (
+        '{"metadata": {"run_id": "r", "team_id": "t", "topic_id": "1"},'
+        ' "responses": [{"text": "A.", "citations": ["doc-9", "doc-3"]}]}\n'
+    )
+    doc = Workspace(cli={"spec": "kiddie"}).open("untitled:r", text)
+    cit = doc.citation_at(text.index('"doc-3"'))
+    assert (cit.doc_id, cit.score, cit.shape, cit.index, cit.sentence) == ("doc-3", None, "neuclir", 1, 0)

@@ -117,3 +117,19 @@ def test_documents_by_uri_or_path(tmp_path):
     assert untitled.path is None and ws.get("untitled:Untitled-1") is untitled
     ws.close(doc.uri)
     assert ws.get(doc.uri) is None
+
+
+def test_the_project_file_sets_corpora_files_and_support(tmp_path):
+    (tmp_path / "citelens.toml").write_text(
+        'spec = "rag25"\ncorpora = ["msmarco-v2.1-segmented", "docs/"]\nfiles = ["runs/*.jsonl"]\nsupport = true\n'
+    )
+    s = Workspace(init_options={"support": False}).settings_for(tmp_path / "runs" / "a.jsonl")
+    assert s.corpora == ("msmarco-v2.1-segmented", "docs/") and s.files == ("runs/*.jsonl",)
+    assert s.support is True and s.origins["support"] == str(tmp_path / "citelens.toml")
+
+
+def test_a_corpora_setting_that_is_not_a_list_of_strings_is_a_positioned_error(tmp_path):
+    (tmp_path / "citelens.toml").write_text('spec = "rag25"\ncorpora = ["a", 3]\n')
+    with pytest.raises(ConfigError) as err:
+        Workspace().settings_for(tmp_path / "r.jsonl")
+    assert ":2:" in str(err.value) and "corpora" in str(err.value)

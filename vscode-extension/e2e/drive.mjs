@@ -140,10 +140,13 @@ try {
     await page.keyboard.press("Control+Shift+M");
     await page.waitForSelector(".markers-panel .monaco-list-row", { timeout: 15000 });
     const deadline = Date.now() + 20000;
+    // each finding on its own row, at the CLI's line and column (ASCII before every one
+    // of them in this sample, so UTF-16 columns equal the CLI's code-point columns)
+    const listed = (rows, f) => rows.some((r) => r.includes(f.message) && r.includes(`[Ln ${f.line}, Col ${f.column}]`));
     let missing = expected;
     while (Date.now() < deadline) {
-      const text = (await problemRows()).join("\n");
-      missing = expected.filter((f) => !text.includes(f.message));
+      const rows = await problemRows();
+      missing = expected.filter((f) => !listed(rows, f));
       if (!missing.length) break;
       await page.waitForTimeout(300);
     }
@@ -169,6 +172,123 @@ try {
     if (!(text.includes("rag26") && text.includes(` ${errors} `) && text.endsWith(` ${warnings}`))) {
       throw new Error(`status bar says ${JSON.stringify(text)}; want rag26, ${errors} errors, ${warnings} warnings`);
     }
+  });
+
+  await step("hover over a citation shows the cited document and its evidence", async () => {
+    await quickOpen("run1.jsonl");
+    const text = readFileSync(join(WS, "kiddie", "run1.jsonl"), "utf8").split("\n")[0];
+    const at = text.indexOf('["Chlorophyll"]') + 3; // inside the doc id string
+    await gotoPosition(1, at);
+    await page.waitForTimeout(500);
+    const deadline = Date.now() + 30000;
+    let hover = "";
+    while (Date.now() < deadline) {
+      await page.keyboard.press("Control+K");
+      await page.keyboard.press("Control+I");
+      const widget = page.locator(".monaco-hover:visible").first();
+      if (await widget.waitFor({ timeout: 3000 }).then(() => true, () => false)) {
+        hover = await widget.innerText();
+        if (/Chlorophyll/.test(hover) && /supported|partial/i.test(hover)) break;
+      }
+      await page.keyboard.press("Escape");
+      await page.waitForTimeout(500);
+    }
+    await page.waitForTimeout(800); // the hover fades in
+    await shot("03-hover-evidence");
+    log("hover:", JSON.stringify(hover.slice(0, 300)));
+    if (!/Chlorophyll/.test(hover)) throw new Error(`no document in the hover: ${JSON.stringify(hover.slice(0, 200))}`);
+    if (!/supported|partial/i.test(hover)) throw new Error(`no verdict in the hover: ${JSON.stringify(hover.slice(0, 200))}`);
+    const marked = await page.locator(".monaco-hover:visible strong").allInnerTexts();
+    if (!marked.some((m) => /green|pigment|chlorophyll/i.test(m))) throw new Error(`no matched words marked: ${JSON.stringify(marked)}`);
+    await page.keyboard.press("Escape");
+  });
+
+  await step("Show Cited Document opens the cited document read-only", async () => {
+    // the cursor is still on the "Chlorophyll" citation of run1.jsonl
+    await runCommand("CiteLens: Show Cited Document");
+    const tab = page.locator('.tab.active:has-text("Chlorophyll.txt")');
+    await tab.waitFor({ timeout: 15000 });
+    await page.waitForTimeout(500);
+    const shown = (await page.locator(".editor-group-container.active .view-lines").innerText()).replace(/\s+/g, " ");
+    await shot("03b-cited-document");
+    if (!shown.includes("green pigment found in plants")) throw new Error(`the cited document is not shown: ${shown.slice(0, 200)}`);
+    await page.keyboard.press("Control+W");
+  });
+
+  await step("a quick fix applies and its finding disappears", async () => {
+    const target = expected.find((f) => f.code === "narrative");
+    if (!target) throw new Error("the sample has no narrative finding to fix");
+    await quickOpen(RUN);
+    await gotoPosition(target.line, target.column + 2);
+    await page.keyboard.press("Control+.");
+    const menu = page.locator(".action-widget:visible");
+    await menu.waitFor({ timeout: 15000 });
+    await page.waitForTimeout(300);
+    await shot("04-quick-fix-menu");
+    const items = await menu.locator(".monaco-list-row").allInnerTexts();
+    log("quick fixes:", JSON.stringify(items));
+    const actions = await menu.locator(".monaco-list-row.action").allInnerTexts();
+    const index = actions.findIndex((t) => /narrative|topic text/i.test(t));
+    if (index < 0) throw new Error(`no narrative fix offered: ${JSON.stringify(items)}`);
+    for (let i = 0; i < index; i++) await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Control+Shift+M");
+    const deadline = Date.now() + 20000;
+    let rows = [];
+    while (Date.now() < deadline) {
+      rows = await problemRows();
+      if (!rows.some((r) => r.includes(target.message))) break;
+      await page.waitForTimeout(300);
+    }
+    await shot("05-after-quick-fix");
+    if (rows.some((r) => r.includes(target.message))) throw new Error("the narrative finding is still listed");
+    const others = expected.filter((f) => f !== target && !rows.join("\n").includes(f.message));
+    if (others.length) throw new Error(`the fix also removed: ${others.map((f) => f.code).join(", ")}`);
+  });
+
+  await step("Convert File to Spec… converts and the result checks clean", async () => {
+    await quickOpen("convert-me.jsonl");
+    await page.waitForSelector(".monaco-editor .squiggly-error", { timeout: 30000 }); // a RAGTIME run under kiddie
+    await runCommand("CiteLens: Convert File to Spec");
+    await page.waitForSelector('.quick-input-list .monaco-list-row:has-text("kiddie")', { timeout: 15000 });
+    await page.keyboard.type("kiddie");
+    await page.waitForTimeout(300);
+    await shot("06-convert-pick-spec");
+    await page.keyboard.press("Enter");
+    const done = page.locator('.notification-toast:has-text("Converted to kiddie")').first();
+    await done.waitFor({ timeout: 30000 });
+    const deadline = Date.now() + 20000;
+    let errors = -1;
+    while (Date.now() < deadline) {
+      errors = await page.locator(".monaco-editor .squiggly-error").count();
+      if (errors === 0) break;
+      await page.waitForTimeout(300);
+    }
+    await page.keyboard.press("Control+S");
+    await page.waitForTimeout(800);
+    await shot("07-converted");
+    if (errors !== 0) throw new Error(`${errors} error squiggles after the conversion`);
+    const saved = readFileSync(join(WS, "convert", "convert-me.jsonl"), "utf8");
+    const { execFileSync } = await import("node:child_process");
+    // the CLI reads convert/citelens.toml too: the saved file must check clean
+    const out = execFileSync(process.env.CITELENS_E2E_ORACLE, ["-m", "citelens", "check", "convert-me.jsonl"], {
+      cwd: join(WS, "convert"),
+      encoding: "utf8",
+    });
+    log("CLI on the converted file:", out.trim().split("\n").pop());
+    if (!/^0 errors/m.test(out)) throw new Error(`the CLI still finds errors: ${out.slice(-300)}`);
+    if (saved.includes('"citations": {')) throw new Error("the file still has RAGTIME {doc: score} citations");
+  });
+
+  await step("Check All Runs in Workspace reports every run file", async () => {
+    await runCommand("CiteLens: Check All Runs in Workspace");
+    const toast = page.locator('.notification-toast:has-text("run file(s)")').first();
+    await toast.waitFor({ timeout: 60000 });
+    const text = await toast.innerText();
+    await shot("08-check-workspace");
+    const n = Number(/(\d+) run file/.exec(text)?.[1] ?? -1);
+    log("check workspace:", JSON.stringify(text.split("\n")[0]));
+    if (n < 3) throw new Error(`only ${n} run files checked: ${text}`);
   });
 } finally {
   await ctx.close();

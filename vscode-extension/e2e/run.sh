@@ -37,7 +37,16 @@ trap cleanup EXIT
 WS=$WORK/workspace
 mkdir -p "$WS/.vscode"
 cp "$REPO/examples/rag26-with-mistakes.jsonl" "$REPO/examples/rag26-topics.tsv" "$WS/"
-cp "$REPO/examples/ragtime26-run.jsonl" "$WS/convert-me.jsonl"
+# folders whose citelens.toml wins over the workspace settings: kiddie/ holds a run with
+# embedded documents (the evidence hover), convert/ a clean RAGTIME 2026 run that has
+# errors under kiddie until "Convert File to Spec…" converts it
+mkdir -p "$WS/kiddie" "$WS/convert"
+printf 'spec = "kiddie"\ntopics = "kiddie-topics.jsonl"\n' > "$WS/kiddie/citelens.toml"
+cp "$HERE/data/kiddie-run1.jsonl" "$WS/kiddie/run1.jsonl"
+cp "$HERE/data/kiddie-topics.jsonl" "$WS/kiddie/"
+printf 'spec = "kiddie"\ntopics = "ragtime26-topics.jsonl"\n' > "$WS/convert/citelens.toml"
+cp "$REPO/examples/ragtime26-run.jsonl" "$WS/convert/convert-me.jsonl"
+cp "$HERE/data/ragtime26-topics.jsonl" "$WS/convert/"
 python3 -m venv "$WORK/venv"
 PYTHON=${CITELENS_E2E_PYTHON:-$WORK/venv/bin/python}
 cat > "$WS/.vscode/settings.json" <<JSON
@@ -78,5 +87,5 @@ setsid "${CS[@]}" --auth none --bind-addr "127.0.0.1:$PORT" --disable-telemetry 
 CS_PID=$!
 for _ in $(seq 1 120); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.25; done
 export CITELENS_E2E_URL="http://127.0.0.1:$PORT" CITELENS_E2E_WORKSPACE=$WS CITELENS_E2E_EXPECTED=$WORK/expected.json
-export CITELENS_E2E_ARTIFACTS=$ART CITELENS_E2E_LOGS=$WORK/cs-data/logs
+export CITELENS_E2E_ORACLE=$ORACLE CITELENS_E2E_ARTIFACTS=$ART CITELENS_E2E_LOGS=$WORK/cs-data/logs
 timeout 300 node "$HERE/drive.mjs"

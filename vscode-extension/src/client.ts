@@ -18,6 +18,7 @@ import { folderFor, interpreterFor, settingsFor } from "./editorSettings";
 import type { Interpreter } from "./interpreter";
 import { logChannel } from "./log";
 import { probeServer, type ProbeResult } from "./probe";
+import { OWN_COMMANDS } from "./serverCommands";
 
 export type ServerState = "stopped" | "starting" | "running" | "failed";
 
@@ -40,6 +41,25 @@ export function documentSelector(): DocumentSelector {
     }
   }
   return selector;
+}
+
+/**
+ * The language client registers every command the server lists as a VS Code command; the
+ * ids the extension registers itself (OWN_COMMANDS) would collide, so they are left out.
+ */
+function keepOwnCommands(client: LanguageClient): void {
+  type Registration = { id: string; registerOptions: { commands?: string[] } };
+  const feature = (client as unknown as { getFeature(method: string): { register(data: Registration): void } }).getFeature(
+    "workspace/executeCommand",
+  );
+  const register = feature.register.bind(feature);
+  feature.register = (data) =>
+    register({ ...data, registerOptions: { ...data.registerOptions, commands: (data.registerOptions.commands ?? []).filter((c) => !OWN_COMMANDS.has(c)) } });
+}
+
+/** Whether the running server offers a workspace command. */
+export function serverOffers(client: LanguageClient | undefined, command: string): boolean {
+  return !!client?.initializeResult?.capabilities.executeCommandProvider?.commands.includes(command);
 }
 
 export class CiteLensServer implements vscode.Disposable {
@@ -130,6 +150,7 @@ export class CiteLensServer implements vscode.Disposable {
       markdown: { isTrusted: false, supportHtml: false },
     };
     const client = new LanguageClient("citelens", "CiteLens", serverOptions, clientOptions);
+    keepOwnCommands(client);
     this.client = client;
     try {
       await client.start();

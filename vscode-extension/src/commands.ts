@@ -1,10 +1,11 @@
 /** The extension's commands: each a thin call to the server (or the editor) with progress. */
 import * as vscode from "vscode";
-import type { CiteLensServer } from "./client";
+import { ExecuteCommandRequest } from "vscode-languageclient/node";
+import { serverOffers, type CiteLensServer } from "./client";
 import { logChannel } from "./log";
-import { SERVER_COMMAND, type SpecInfo, type SpecList } from "./serverCommands";
+import { SERVER_COMMAND, type CheckSummary, type ConvertAnswer, type SpecInfo, type SpecList } from "./serverCommands";
 import { isRunFile, type SpecStatus } from "./statusBar";
-import { SCHEME, type CitedDocuments } from "./virtualDocuments";
+import { citedDocumentUri, type CitedDocuments } from "./virtualDocuments";
 
 /** Built-in specs as the extension was built with them (package.json), for when the server cannot say. */
 export function builtinSpecs(packageJSON: any): SpecInfo[] {
@@ -23,14 +24,19 @@ export class Commands {
   ) {}
 
   /** Run a server command; undefined (and a log line) when the server is down or fails. */
-  async run<T>(command: string, args: unknown[], token?: vscode.CancellationToken): Promise<T | undefined> {
+  async run<T>(command: string, args: unknown[], token?: vscode.CancellationToken, quiet = false): Promise<T | undefined> {
     const client = this.server.client;
     if (!client?.isRunning()) {
-      void vscode.window.showWarningMessage("The CiteLens server is not running.", "Open Log").then((c) => c && logChannel().show());
+      if (!quiet) void vscode.window.showWarningMessage("The CiteLens server is not running.", "Open Log").then((c) => c && logChannel().show());
+      return undefined;
+    }
+    if (!serverOffers(client, command)) {
+      if (!quiet) void vscode.window.showWarningMessage(`This CiteLens server (${this.server.version ?? "unknown version"}) does not offer ${command}.`);
+      logChannel().warn(`the server does not offer ${command}`);
       return undefined;
     }
     try {
-      return (await client.sendRequest("workspace/executeCommand", { command, arguments: args }, token)) as T;
+      return (await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args }, token)) as T;
     } catch (err) {
       if (token?.isCancellationRequested) {
         logChannel().info(`${command}: cancelled`);
@@ -50,7 +56,7 @@ export class Commands {
   /** The specs to offer for a file: the server's list (with its ranking), else the built-ins. */
   private async specs(uri: vscode.Uri | undefined): Promise<SpecList> {
     const fromServer = this.server.client?.isRunning()
-      ? await this.run<SpecList>(SERVER_COMMAND.listSpecs, [{ uri: uri?.toString() }]).catch(() => undefined)
+      ? await this.run<SpecList>(SERVER_COMMAND.listSpecs, [uri?.toString()], undefined, true)
       : undefined;
     if (fromServer && Array.isArray(fromServer.specs) && fromServer.specs.length) return fromServer;
     return { specs: builtinSpecs(this.context.extension.packageJSON) };
@@ -58,16 +64,19 @@ export class Commands {
 
   private async pickSpec(title: string, uri: vscode.Uri | undefined): Promise<string | undefined> {
     const list = await this.specs(uri);
-    if (uri) this.status.rememberServerSpec(uri, list.active);
+    if (uri && list.active !== undefined) this.status.rememberServerSpec(uri, list.active);
+    const inForce = uri ? this.status.specSource(uri) : undefined;
+    const active = list.active ?? inForce?.spec;
+    const from = list.source ?? inForce?.from;
     const items = list.specs.map((s) => ({
       label: s.id,
-      description: s.id === list.active ? "(in force)" : s.errors !== undefined ? `${s.errors} error(s) in this file` : undefined,
+      description: s.id === active ? "(in force)" : s.errors !== undefined ? `${s.errors} error(s) in this file` : undefined,
       detail: s.description,
     }));
     const placeHolder =
-      list.source && list.source !== "editor" && list.source !== "settings"
-        ? `Now ${list.active ?? "no spec"}, set by ${list.source} (a project file wins over the editor's settings)`
-        : "Track spec";
+      from && from.endsWith(".toml")
+        ? `Now ${active ?? "no spec"}, set by ${from}: a project file wins over the editor's settings`
+        : `Now ${active ?? "no spec"}`;
     const picked = await vscode.window.showQuickPick(items, { title, placeHolder, matchOnDetail: true });
     return picked?.label;
   }
@@ -75,33 +84,43 @@ export class Commands {
   async selectSpec(): Promise<void> {
     const doc = this.activeRun();
     const spec = await this.pickSpec("CiteLens: Select Track Spec", doc?.uri);
-    if (!spec) return;
-    await vscode.workspace.getConfiguration("citelens", doc?.uri).update("spec", spec, vscode.ConfigurationTarget.Workspace);
-    logChannel().info(`citelens.spec = ${spec} (workspace settings)`);
-    if (doc) this.status.rememberServerSpec(doc.uri, null);
+    if (spec) await this.writeSpec(doc?.uri, spec);
   }
 
-  async convertFile(): Promise<void> {
-    const doc = this.activeRun();
-    if (!doc) {
+  /** Writes citelens.spec to the workspace settings (a project citelens.toml still wins). */
+  private async writeSpec(uri: vscode.Uri | undefined, spec: string): Promise<void> {
+    await vscode.workspace.getConfiguration("citelens", uri).update("spec", spec, vscode.ConfigurationTarget.Workspace);
+    logChannel().info(`citelens.spec = ${spec} (workspace settings)`);
+  }
+
+  /**
+   * Convert File to Spec…: the server converts the whole file and applies the edit itself
+   * (one undo step). From a code action the arguments come filled in; from the palette
+   * the file is the active one and the spec is picked.
+   */
+  async convertFile(uriArg?: unknown, targetArg?: unknown): Promise<void> {
+    const uri = typeof uriArg === "string" ? vscode.Uri.parse(uriArg) : this.activeRun()?.uri;
+    if (!uri) {
       void vscode.window.showInformationMessage("Open a run file (.jsonl) to convert it.");
       return;
     }
-    const spec = await this.pickSpec("CiteLens: Convert File to Spec…", doc.uri);
-    if (!spec) return;
-    const result = await this.run<any>(SERVER_COMMAND.convertFile, [{ uri: doc.uri.toString(), spec, version: doc.version }]);
-    if (!result) return;
-    const edit = result.edit ?? (result.changes || result.documentChanges ? result : null);
-    if (edit && this.server.client) {
-      const wsEdit = await this.server.client.protocol2CodeConverter.asWorkspaceEdit(edit);
-      if (!wsEdit || !(await vscode.workspace.applyEdit(wsEdit))) {
-        void vscode.window.showErrorMessage("CiteLens: the conversion could not be applied (the file changed meanwhile?).");
-        return;
-      }
+    const target = typeof targetArg === "string" ? targetArg : await this.pickSpec("CiteLens: Convert File to Spec…", uri);
+    if (!target) return;
+    const answer = await this.run<ConvertAnswer>(SERVER_COMMAND.convertFile, [uri.toString(), target]);
+    if (!answer) return;
+    if (!answer.applied) {
+      logChannel().warn(`Converting ${uri.fsPath} to ${target}: ${answer.reason ?? "not applied"}`);
+      void vscode.window.showWarningMessage(`CiteLens could not convert the file to ${target}: ${answer.reason ?? "the edit was not applied"}.`);
+      return;
     }
-    const losses: string[] = Array.isArray(result.losses) ? result.losses : [];
-    logChannel().info(`Converted ${doc.uri.fsPath} to ${spec}${losses.length ? `; lost: ${losses.join("; ")}` : ""}`);
-    if (losses.length) void vscode.window.showInformationMessage(`Converted to ${spec}. Lost in the conversion: ${losses.join("; ")}`);
+    const lost = answer.lost ?? [];
+    logChannel().info(`Converted ${uri.fsPath} to ${target}${lost.length ? `; lost: ${lost.join("; ")}` : ""}`);
+    const inForce = this.status.specFor(uri);
+    const use = `Check against ${target}`;
+    const note = lost.length ? ` Lost in the conversion: ${lost.join("; ")}` : "";
+    const actions = inForce !== target ? [use] : [];
+    const choice = await vscode.window.showInformationMessage(`Converted to ${target}.${note}`, ...actions);
+    if (choice === use) await this.writeSpec(uri, target);
   }
 
   async indexCorpus(uri?: vscode.Uri): Promise<void> {
@@ -118,7 +137,7 @@ export class Commands {
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `CiteLens: indexing ${vscode.workspace.asRelativePath(target)}`, cancellable: true },
       async (_progress, token) => {
-        const result = await this.run<any>(SERVER_COMMAND.indexCorpus, [{ path: target.fsPath, uri: target.toString() }], token);
+        const result = await this.run<unknown>(SERVER_COMMAND.indexCorpus, [target.toString()], token);
         if (result !== undefined && !token.isCancellationRequested) {
           logChannel().info(`Indexed ${target.fsPath}: ${JSON.stringify(result)}`);
         }
@@ -126,44 +145,43 @@ export class Commands {
     );
   }
 
+  /**
+   * Check All Runs in Workspace. The server reports progress (with its own Cancel button)
+   * and publishes the findings of files that are not open; here a status-bar spinner and a
+   * summary when it is done.
+   */
   async checkWorkspace(): Promise<void> {
     await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: "CiteLens: checking the runs in the workspace", cancellable: true },
-      async (_progress, token) => {
-        const result = await this.run<any>(SERVER_COMMAND.checkWorkspace, [], token);
-        if (result !== undefined && !token.isCancellationRequested) {
-          logChannel().info(`Workspace check: ${JSON.stringify(result)}`);
-          await vscode.commands.executeCommand("workbench.actions.view.problems");
-        }
+      { location: vscode.ProgressLocation.Window, title: "CiteLens: checking the workspace's runs" },
+      async () => {
+        const result = await this.run<CheckSummary>(SERVER_COMMAND.checkWorkspace, []);
+        if (!result) return;
+        const files = result.files ?? [];
+        const errors = files.reduce((n, f) => n + (f.errors ?? 0), 0);
+        const warnings = files.reduce((n, f) => n + (f.warnings ?? 0), 0);
+        const unread = files.filter((f) => f.error).length;
+        const summary = `${result.cancelled ? "Cancelled after" : "Checked"} ${files.length} run file(s): ${errors} error(s), ${warnings} warning(s)${unread ? `, ${unread} not checked (see the log)` : ""}.`;
+        for (const f of files.filter((f) => f.error)) logChannel().warn(`${f.uri}: ${f.error}`);
+        logChannel().info(summary);
+        await vscode.commands.executeCommand("workbench.actions.view.problems");
+        void vscode.window.showInformationMessage(`CiteLens: ${summary}`);
       },
     );
   }
 
-  /** The cited document under the cursor: the server's definition, opened read-only. */
-  async showDocument(): Promise<void> {
+  /** Show Cited Document: the document cited at the cursor (or at the given position), read-only. */
+  async showDocument(uriArg?: unknown, lineArg?: unknown, characterArg?: unknown): Promise<void> {
     const editor = vscode.window.activeTextEditor;
-    if (!editor) return;
-    const locations = await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>(
-      "vscode.executeDefinitionProvider",
-      editor.document.uri,
-      editor.selection.active,
-    );
-    const first = locations?.[0];
-    if (!first) {
-      void vscode.window.showInformationMessage("Put the cursor on a citation (a doc id or a reference index) to see the cited document.");
+    const uri = typeof uriArg === "string" ? uriArg : editor?.document.uri.toString();
+    const pos = typeof lineArg === "number" && typeof characterArg === "number" ? new vscode.Position(lineArg, characterArg) : editor?.selection.active;
+    if (!uri || !pos) return;
+    const shown = await this.documents.fetch(citedDocumentUri(uri, pos.line, pos.character));
+    if (!shown) {
+      void vscode.window.showInformationMessage("No cited document here: put the cursor on a citation (a doc id or a reference index).");
       return;
     }
-    const target = "targetUri" in first ? first.targetUri : first.uri;
-    const range = "targetUri" in first ? (first.targetSelectionRange ?? first.targetRange) : first.range;
-    if (target.scheme === SCHEME) {
-      await this.documents.open(target);
-      const shown = vscode.window.activeTextEditor;
-      if (shown && range && shown.document.uri.toString() === target.toString()) {
-        shown.selection = new vscode.Selection(range.start, range.end);
-        shown.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
-      }
-    } else {
-      await vscode.window.showTextDocument(target, { selection: range, viewColumn: vscode.ViewColumn.Beside });
-    }
+    const named = citedDocumentUri(uri, pos.line, pos.character, shown.id);
+    this.documents.remember(named, shown);
+    await this.documents.open(named);
   }
 }

@@ -27,10 +27,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   register("citelens.restartServer", () => restarts.now("command"));
   register("citelens.showLog", () => log.show());
   register("citelens.selectSpec", () => commands.selectSpec());
-  register("citelens.convertFile", () => commands.convertFile());
+  register("citelens.convertFile", (uri?: unknown, target?: unknown) => commands.convertFile(uri, target));
   register("citelens.indexCorpus", (uri?: vscode.Uri) => commands.indexCorpus(uri));
   register("citelens.checkWorkspace", () => commands.checkWorkspace());
-  register("citelens.showDocument", () => commands.showDocument());
+  register("citelens.showDocument", (uri?: unknown, line?: unknown, character?: unknown) => commands.showDocument(uri, line, character));
   register("citelens.installServer", async () => {
     const interpreter = srv.interpreter ?? (await srv.pickInterpreter());
     await installIntoInterpreter(context, interpreter.command, () => restarts.request("CiteLens installed"));

@@ -1,14 +1,32 @@
 /**
  * The server's `workspace/executeCommand` commands the extension calls, and the shapes of
- * their answers (see server/citelens_server). One table, so a rename is one edit.
+ * their answers (server/citelens_server/commands.py). One table, so a rename is one edit.
+ *
+ * Some share their id with an extension command (citelens.convertFile, …): the extension
+ * registers those ids itself (asking for what is missing when run from the palette, and
+ * forwarding when a code action passes the arguments), and the language client registers
+ * only the server's other commands (see client.ts).
  */
 export const SERVER_COMMAND = {
-  listSpecs: "citelens.server.specs",
-  convertFile: "citelens.server.convertFile",
-  indexCorpus: "citelens.server.indexCorpus",
-  showDocument: "citelens.server.showDocument",
-  checkWorkspace: "citelens.server.checkWorkspace",
+  listSpecs: "citelens.listSpecs",
+  convertFile: "citelens.convertFile",
+  indexCorpus: "citelens.indexCorpus",
+  showDocument: "citelens.showDocument",
+  checkWorkspace: "citelens.checkWorkspace",
 } as const;
+
+/** Extension commands whose ids the server also uses; the client must not register these. */
+export const OWN_COMMANDS: ReadonlySet<string> = new Set([
+  SERVER_COMMAND.convertFile,
+  SERVER_COMMAND.indexCorpus,
+  SERVER_COMMAND.showDocument,
+  SERVER_COMMAND.checkWorkspace,
+  "citelens.selectSpec",
+  "citelens.restartServer",
+  "citelens.installServer",
+  "citelens.selectInterpreter",
+  "citelens.showLog",
+]);
 
 export interface SpecInfo {
   id: string;
@@ -24,9 +42,25 @@ export interface SpecList {
   source?: string | null;
 }
 
+/** `citelens.showDocument(uri, line, character)`: the document cited at a position. */
 export interface ShownDocument {
+  id?: string;
+  title?: string | null;
   text: string;
-  title?: string;
-  /** Evidence to select: 0-based line/character, UTF-16 like VS Code. */
+  origin?: string | null;
+  /** Evidence to select, 0-based, in the shown text (when the server gives it). */
   selection?: { start: { line: number; character: number }; end: { line: number; character: number } };
+}
+
+/** `citelens.convertFile(uri, target)`: the server applies the edit itself. */
+export interface ConvertAnswer {
+  applied: boolean;
+  reason?: string;
+  lost?: string[];
+}
+
+/** `citelens.checkWorkspace()`: one entry per run file. */
+export interface CheckSummary {
+  files?: { uri: string; errors?: number; warnings?: number; error?: string }[];
+  cancelled?: boolean;
 }

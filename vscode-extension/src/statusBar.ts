@@ -3,7 +3,9 @@
  * a click picks another spec. Server trouble shows here too (instead of popups).
  */
 import * as vscode from "vscode";
+import { basename } from "node:path";
 import type { CiteLensServer } from "./client";
+import { projectSpec } from "./projectSpec";
 
 export const SOURCE = "citelens";
 
@@ -39,12 +41,35 @@ export class SpecStatus implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration("citelens.spec") && this.update()),
       server.onDidChangeState(() => this.update()),
     );
+    const projectFiles = vscode.workspace.createFileSystemWatcher("**/{citelens.toml,pyproject.toml}");
+    this.subscriptions.push(
+      projectFiles,
+      projectFiles.onDidChange(() => this.update()),
+      projectFiles.onDidCreate(() => this.update()),
+      projectFiles.onDidDelete(() => this.update()),
+    );
     this.update();
   }
 
   rememberServerSpec(uri: vscode.Uri, spec: string | null | undefined): void {
     if (spec !== undefined) this.serverSpec.set(uri.toString(), spec);
     this.update();
+  }
+
+  /** The spec in force for a file and who set it: the server's word, a project file, the settings. */
+  specSource(uri: vscode.Uri): { spec: string | undefined; from: string } {
+    const known = this.serverSpec.get(uri.toString());
+    if (known) return { spec: known, from: "the server" };
+    if (uri.scheme === "file") {
+      const project = projectSpec(uri.fsPath);
+      if (project?.spec) return { spec: project.spec, from: basename(project.file) };
+    }
+    const setting = vscode.workspace.getConfiguration("citelens", uri).get<string>("spec", "") || undefined;
+    return { spec: setting, from: "settings" };
+  }
+
+  specFor(uri: vscode.Uri): string | undefined {
+    return this.specSource(uri).spec;
   }
 
   update(): void {
@@ -64,13 +89,14 @@ export class SpecStatus implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    const known = this.serverSpec.get(doc.uri.toString());
-    const setting = vscode.workspace.getConfiguration("citelens", doc.uri).get<string>("spec", "");
-    const spec = known ?? (setting || "no spec");
+    const source = this.specSource(doc.uri);
+    const spec = source.spec ?? "no spec";
     const { errors, warnings } = counts(doc.uri);
     const busy = state === "starting" ? "$(sync~spin) " : "";
     this.item.text = `${busy}$(checklist) ${spec}  $(error) ${errors}  $(warning) ${warnings}`;
-    this.item.tooltip = `CiteLens: track spec ${spec}; ${errors} error(s), ${warnings} warning(s) in this file. Click to choose the track spec.`;
+    const from = source.spec ? ` (from ${source.from})` : "";
+    const wins = source.from.endsWith(".toml") ? ` ${source.from} wins over the settings; edit it to change the spec.` : " Click to choose the track spec.";
+    this.item.tooltip = `CiteLens: track spec ${spec}${from}; ${errors} error(s), ${warnings} warning(s) in this file.${wins}`;
     this.item.command = "citelens.selectSpec";
     this.item.accessibilityInformation = { label: `CiteLens spec ${spec}, ${errors} errors, ${warnings} warnings` };
     this.item.show();

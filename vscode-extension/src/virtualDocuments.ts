@@ -4,10 +4,36 @@
  * The URI's path names the document; its query carries what the server needs to find it.
  */
 import * as vscode from "vscode";
+import { ExecuteCommandRequest } from "vscode-languageclient/node";
 import type { CiteLensServer } from "./client";
 import { SERVER_COMMAND, type ShownDocument } from "./serverCommands";
 
 export const SCHEME = "citelens-doc";
+
+interface CitedAt {
+  uri: string;
+  line: number;
+  character: number;
+}
+
+/**
+ * `citelens-doc:/<doc id>.txt?<where>`: the document cited at a position of a run (the query
+ * says where, so the provider can ask the server again after a reload).
+ */
+export function citedDocumentUri(runUri: string, line: number, character: number, docId?: string): vscode.Uri {
+  const where: CitedAt = { uri: runUri, line, character };
+  const name = (docId ?? "cited document").replace(/[\\/]/g, "_");
+  return vscode.Uri.from({ scheme: SCHEME, path: `/${name}.txt`, query: JSON.stringify(where) });
+}
+
+function citedAt(uri: vscode.Uri): CitedAt | undefined {
+  try {
+    const where = JSON.parse(uri.query) as CitedAt;
+    return typeof where.uri === "string" && typeof where.line === "number" ? where : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export class CitedDocuments implements vscode.TextDocumentContentProvider {
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
@@ -18,7 +44,8 @@ export class CitedDocuments implements vscode.TextDocumentContentProvider {
 
   async provideTextDocumentContent(uri: vscode.Uri, token: vscode.CancellationToken): Promise<string> {
     const shown = await this.fetch(uri, token);
-    return shown?.text ?? `CiteLens could not load ${uri.toString(true)}: the server is not running or does not know this document.`;
+    if (shown) return documentText(shown);
+    return `CiteLens could not load ${uri.toString(true)}: the server is not running or does not know this document.`;
   }
 
   /** The server's answer for a `citelens-doc:` URI (cached per URI). */
@@ -27,11 +54,12 @@ export class CitedDocuments implements vscode.TextDocumentContentProvider {
     const hit = this.cache.get(key);
     if (hit) return hit;
     const client = this.server.client;
-    if (!client?.isRunning()) return undefined;
+    const where = citedAt(uri);
+    if (!client?.isRunning() || !where) return undefined;
     try {
       const shown = (await client.sendRequest(
-        "workspace/executeCommand",
-        { command: SERVER_COMMAND.showDocument, arguments: [{ uri: key }] },
+        ExecuteCommandRequest.type,
+        { command: SERVER_COMMAND.showDocument, arguments: [where.uri, where.line, where.character] },
         token,
       )) as ShownDocument | null;
       if (shown && typeof shown.text === "string") {
@@ -52,11 +80,17 @@ export class CitedDocuments implements vscode.TextDocumentContentProvider {
     const doc = await vscode.workspace.openTextDocument(uri);
     const editor = await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Beside });
     const sel = shown?.selection;
-    if (sel) {
-      const range = new vscode.Range(sel.start.line, sel.start.character, sel.end.line, sel.end.character);
+    if (shown && sel) {
+      const skip = headerLines(shown);
+      const range = new vscode.Range(sel.start.line + skip, sel.start.character, sel.end.line + skip, sel.end.character);
       editor.selection = new vscode.Selection(range.start, range.end);
       editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     }
+  }
+
+  /** Keep an answer under another URI (the one named after the document). */
+  remember(uri: vscode.Uri, shown: ShownDocument): void {
+    this.cache.set(uri.toString(), shown);
   }
 
   clear(): void {
@@ -66,4 +100,21 @@ export class CitedDocuments implements vscode.TextDocumentContentProvider {
   dispose(): void {
     this.changed.dispose();
   }
+}
+
+function header(shown: ShownDocument): string[] {
+  return [shown.id && `id: ${shown.id}`, shown.title && `title: ${shown.title}`, shown.origin && `from: ${shown.origin}`].filter(
+    (line): line is string => !!line,
+  );
+}
+
+function headerLines(shown: ShownDocument): number {
+  const head = header(shown);
+  return head.length ? head.length + 1 : 0;
+}
+
+/** The virtual document's text: a short header (id, title, origin), then the document. */
+export function documentText(shown: ShownDocument): string {
+  const head = header(shown);
+  return head.length ? `${head.join("\n")}\n\n${shown.text}` : shown.text;
 }

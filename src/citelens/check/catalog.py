@@ -16,7 +16,9 @@ An example is a fenced block whose info string names the language and the spec i
 checked under, e.g. ```` ```jsonl spec=rag26 ````. Optional extra blocks in the same
 example: ```` ```tsv topics ```` / ```` ```jsonl topics ```` (the topics file the run is
 checked with), ```` ```toml spec-file ```` (a user spec file; `spec=` may name a spec it
-defines), and `saved-as=latin-1` on the run block (the run's bytes are in that encoding).
+defines), ```` ```jsonl docs ```` (a corpus the run is checked against, as with `--docs`;
+```` ```jsonl docs partial ```` when it stands for a partly built index),
+and `saved-as=latin-1` on the run block (the run's bytes are in that encoding).
 The tests run every example through the engine, so the docs cannot drift from the code.
 
 The files are read on first use only (`citelens check` never pays for them).
@@ -67,6 +69,8 @@ class Example:
     saved_as: str = "utf-8"  # the encoding of the run's bytes
     note: str = ""  # the prose around the blocks
     markdown: str = field(default="", repr=False)  # the subsection as written
+    docs: str | None = None  # a corpus (JSONL) the run is checked against (`--docs`)
+    docs_partial: bool = False  # ... as a partly built index (it cannot say what it lacks)
 
     def data(self) -> bytes:
         """The run file's bytes."""
@@ -103,7 +107,8 @@ def _mask_fences(text: str) -> str:
 
 def _example(code: str, where: str, body: str) -> Example:
     run: tuple[dict[str, str], str] | None = None
-    topics = spec_file = None
+    topics = spec_file = docs = None
+    docs_partial = False
     for m in FENCE.finditer(body):
         words = m.group(1).split()
         attrs = dict(w.split("=", 1) for w in words if "=" in w)
@@ -112,13 +117,26 @@ def _example(code: str, where: str, body: str) -> Example:
             topics = m.group(2)
         elif "spec-file" in flags:
             spec_file = m.group(2)
+        elif "docs" in flags:
+            docs = m.group(2)
+            docs_partial = "partial" in flags
         elif "spec" in attrs and run is None:
             run = (attrs, m.group(2))
     if run is None:
         raise CatalogError(f"{where}: {code}: an example needs a fenced block with spec=ID")
     attrs, text = run
     note = " ".join(FENCE.sub("", body).split())
-    return Example(attrs["spec"], text, topics, spec_file, attrs.get("saved-as", "utf-8"), note, body.strip())
+    return Example(
+        attrs["spec"],
+        text,
+        topics,
+        spec_file,
+        attrs.get("saved-as", "utf-8"),
+        note,
+        body.strip(),
+        docs,
+        docs_partial,
+    )
 
 
 def parse_rule_file(text: str, module: str) -> dict[str, RuleDoc]:

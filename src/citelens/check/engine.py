@@ -19,9 +19,10 @@ from typing import Any
 from citelens.check import workers
 from citelens.check.finding import Finding, Fix
 from citelens.check.fix_context import FixContext, fix_for
-from citelens.check.registry import STRUCTURE_CODES
+from citelens.check.registry import RULES, STRUCTURE_CODES
 from citelens.check.result import FileResult
 from citelens.check.rules.coverage import ReportFacts, check_coverage, report_facts, topic_findings
+from citelens.check.rules.documents import DocumentSources, check_documents, document_refs
 from citelens.check.rules.length import check_length
 from citelens.check.rules.metadata import check_metadata
 from citelens.check.rules.references import check_references
@@ -92,6 +93,9 @@ class Policy:
             return "error"
         if override is not None:
             return override
+        rule = RULES.get(code)
+        if rule is not None and rule.default_severity == "info":
+            return "info"  # a note (e.g. documents that could not be checked), whatever the spec
         if self.spec is None:
             return "error"
         return self.spec.severity_of(code)
@@ -131,8 +135,10 @@ class Checker:
         fixes: bool = False,
         cache_size: int = 20000,
         workers: int = 1,
+        sources: DocumentSources | None = None,
     ):
         self.spec, self.topics, self.fixes = spec, topics, fixes
+        self.sources = sources  # document sources: cited ids are looked up (unknown_document)
         self.workers = workers  # >1: big files are checked by forked processes (the CLI)
         self.policy = Policy(spec, strict, dict(overrides or {}))
         self._cache: OrderedDict[str, _ItemOutcome] = OrderedDict()
@@ -204,6 +210,8 @@ class Checker:
             findings.append(finding.with_span(start, end))  # no fixer exists for these codes
 
         check_coverage(facts, self.spec, self.topics, add)
+        if self.sources is not None:
+            check_documents(facts, self.sources, add)
         findings = self.policy.apply(findings)
         if presorted:
             findings.sort(key=_order)
@@ -303,6 +311,8 @@ class Checker:
             out.append(self._with_fix(finding, item.node(text), view, base) if self.fixes else finding)
         out = [f.with_span(f.start - base, f.end - base) for f in out]
         facts = report_facts(0, view) if isinstance(value, dict) else None
+        if facts is not None and self.sources is not None:
+            facts.doc_refs, facts.embedded = document_refs(view)
         found = view.findings
         if facts is not None and self.topics:
             found = found + topic_findings(facts, self.spec, self.topics)

@@ -12,10 +12,19 @@ from dataclasses import replace
 from types import ModuleType
 
 from citelens.check.rule import Rule
-from citelens.check.rules import coverage, length, metadata, references, schema, sentences, source
+from citelens.check.rules import coverage, documents, length, metadata, references, schema, sentences, source
 
 #: the rule modules, in the order the rules run (and the documentation files are read)
-RULE_MODULES: tuple[ModuleType, ...] = (source, schema, sentences, references, metadata, length, coverage)
+RULE_MODULES: tuple[ModuleType, ...] = (
+    source,
+    schema,
+    sentences,
+    references,
+    metadata,
+    length,
+    coverage,
+    documents,
+)
 MODULES = tuple(m.__name__.rsplit(".", 1)[-1] for m in RULE_MODULES)
 
 

@@ -11,7 +11,7 @@ additions for the flat rag24 format and the strict official-validator profiles.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from functools import cached_property
 from typing import Any
@@ -53,6 +53,17 @@ class TrackSpec:
     metadata_values: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     same_on_every_line: tuple[str, ...] = ()  # metadata values constant across a run
     flag_duplicate_citations: bool = False  # one reference cited twice in a sentence
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> TrackSpec:
+        """A spec from a plain mapping, checked as a spec file's table is (autojudge-base's
+        constructor): `sentence_type` may be one string; an unknown field, smell category
+        or value is refused with a `SpecError` (a `ValueError`) naming it."""
+        from citelens.check.spec_table import spec_from_table  # that module builds on this one
+
+        if "track" not in d:
+            raise KeyError("track")  # the spec's id, required as in the reference
+        return spec_from_table(str(d["track"]), d)
 
     @property
     def emit_sentence_type(self) -> str:

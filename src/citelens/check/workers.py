@@ -72,7 +72,17 @@ def _pack(findings: list, facts: list) -> tuple[list, list]:
             for f in findings
         ],
         [
-            (r.index, r.topic_id, r.topic_ptr, r.meta_ptr, r.narrative, r.has_narrative, r.values)
+            (
+                r.index,
+                r.topic_id,
+                r.topic_ptr,
+                r.meta_ptr,
+                r.narrative,
+                r.has_narrative,
+                r.values,
+                r.doc_refs,
+                r.embedded,
+            )
             for r in facts
         ],
     )

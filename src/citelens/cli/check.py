@@ -37,6 +37,28 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="with --fix/--diff: also apply fixes that change content (e.g. trimming an over-long answer)",
     )
     p.add_argument("--diff", action="store_true", help="show the fixes as a unified diff; write nothing")
+    p.add_argument(
+        "--docs",
+        nargs="+",
+        action="extend",
+        metavar="SOURCE",
+        help="document sources the cited ids are looked up in (unknown_document): corpus files or "
+        "folders, index:PATH, irds:DATASET, http(s)://HOST/v1/INDEX; replaces `corpora` from citelens.toml",
+    )
+
+
+def _absolute_sources(specs: list[str]) -> list[str]:
+    """Document sources as given, with a relative file or folder made absolute (from here)."""
+    from citelens.corpus import split_spec
+
+    out = []
+    for spec in specs:
+        location, _ = split_spec(spec)
+        bare = location.removeprefix("index:")
+        if "://" not in location and not location.startswith("irds:") and not Path(bare).is_absolute():
+            spec = spec.replace(bare, str(Path(bare).resolve()), 1)
+        out.append(spec)
+    return out
 
 
 #: how standard input (`-`) is named in findings
@@ -64,6 +86,7 @@ def _checked_options(args: argparse.Namespace) -> dict[str, object]:
         "spec": args.spec,
         "strict": args.strict,
         "topics": str(Path(args.topics).resolve()) if args.topics else None,
+        "corpora": _absolute_sources(args.docs) if args.docs else None,
     }
 
 

@@ -97,6 +97,10 @@ def _block_label(info: str) -> str:
         return "topics file:"
     if "spec-file" in words:
         return "spec file (TOML):"
+    if "docs" in words:
+        if "partial" in words:
+            return "corpus, given with --docs (its index only partly built):"
+        return "corpus file (given with --docs):"
     if "spec" in attrs:
         label = f"run, checked under spec {attrs['spec']}"
         if "saved-as" in attrs:

@@ -31,8 +31,8 @@ def _configured_corpora() -> tuple[list[str], Path | None]:
         settings = settings_for(Path.cwd() / "_")
     except Exception:
         return [], None
-    corpora = list(getattr(settings, "corpora", None) or [])
-    return corpora, getattr(settings, "corpora_base", None)
+    base = settings.source.parent if settings.source is not None else None
+    return list(settings.corpora), base
 
 
 def run(args: argparse.Namespace) -> int:

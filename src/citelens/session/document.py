@@ -4,21 +4,24 @@ incrementally, with lookups by offset, fixes on demand and conversion as edits."
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from citelens.check.finding import Finding, Fix
 from citelens.check.result import FileResult
+from citelens.check.rules.coverage import ReportFacts
 from citelens.session.changes import TextChange
 from citelens.session.conversion import ConversionResult, convert_items
 from citelens.session.lookup import CitationInfo, NodeInfo, SentenceInfo, node_at, sentences
 from citelens.session.reports import Outcome, Reports, placed
 from citelens.source.document import Item, TextProblem
+from citelens.source.json_nodes import Node
 from citelens.source.line_index import LineIndex
 
 if TYPE_CHECKING:
     from citelens.check.engine import Checker
+    from citelens.config.settings import Settings
     from citelens.fixes.apply import FixOutcome
     from citelens.session.workspace import Workspace
     from citelens.specs.model import TrackSpec
@@ -43,7 +46,10 @@ class OpenDocument:
         self._result: FileResult | None = None
         self._checker: Checker | None = None
         self._generation = -1
-        self._spans: dict = {}  # where file-level findings go in each report (see file_result)
+        self._spans: dict[Any, Any] = {}
+        self._assembly: _Assembly | None = (
+            None  # where file-level findings go in each report (see file_result)
+        )
 
     # --- text -----------------------------------------------------------------------
     @property
@@ -84,7 +90,7 @@ class OpenDocument:
 
     # --- checking -------------------------------------------------------------------
     @property
-    def settings(self):
+    def settings(self) -> Settings:
         return self.workspace.settings_for(self.path)
 
     @property
@@ -106,11 +112,17 @@ class OpenDocument:
         if self._result is not None:
             return self._result
         reports = self._reports
-        text, outcomes = reports.text, reports.outcomes
-        findings: list[Finding] = []
-        facts = []
-        for n, item in enumerate(reports.items):
-            outcome = outcomes[n]
+        text, outcomes, items = reports.text, reports.outcomes, reports.items
+        # the reports before the first changed one contribute what they did last time
+        kept, previous = reports.unchanged, self._assembly
+        if previous is None or kept == 0:
+            kept, findings, facts, ends = 0, [], [], []
+        else:
+            ends = previous.ends[:kept]
+            findings = previous.findings[: ends[-1][0]]
+            facts = previous.facts[: ends[-1][1]]
+        for n in range(kept, len(items)):
+            item, outcome = items[n], outcomes[n]
             if outcome is None:
                 found, fact = checker.report_outcome(text, item)
                 found = sorted(found, key=_order)  # reports are in file order: so is the whole
@@ -126,6 +138,9 @@ class OpenDocument:
                 if fact.index != item.index:
                     fact = outcome.facts = replace(fact, index=item.index)
                 facts.append(fact)
+            ends.append((len(findings), len(facts)))
+        self._assembly = _Assembly(findings[:], facts, ends)  # file_result inserts into `findings`
+        reports.unchanged = len(items)
         name = str(self.path) if self.path is not None else self.uri
         if len(self._spans) > 4 * len(reports.items) + 1000:
             self._spans.clear()  # places of reports that no longer exist
@@ -150,7 +165,7 @@ class OpenDocument:
             return items[k]
         return None
 
-    def report_node(self, item: Item):
+    def report_node(self, item: Item) -> Node | None:
         """The positioned node tree of one report (None for a report that is not JSON)."""
         if item.syntax is not None:
             return None
@@ -236,6 +251,16 @@ class OpenDocument:
                 broken.append(Finding("json_syntax", "error", reports.syntax.message, start=at, end=at + 1))
             out.broken = broken + out.broken
         return out
+
+
+@dataclass
+class _Assembly:
+    """The reports' findings and facts as last put together, and where each report's
+    end in those lists (so the unchanged reports before an edit are taken as a block)."""
+
+    findings: list[Finding]
+    facts: list[ReportFacts]
+    ends: list[tuple[int, int]]
 
 
 def _order(f: Finding) -> tuple[int, int, str]:

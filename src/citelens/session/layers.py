@@ -31,12 +31,13 @@ def editor_layer(raw: Mapping[str, Any] | None, origin: str, base: Path | None) 
     from `base`), and the messages about the values that were left out."""
     messages: list[str] = []
     values: dict[str, Any] = {}
+    value: Any
     for key, value in (raw or {}).items():
         if key not in SETTING_KEYS:
             continue  # other clients' keys share the section; not ours to judge
         if value is None:
             continue
-        kind = SETTING_TYPES[key]
+        kind: Any = SETTING_TYPES[key]
         if not isinstance(value, kind) or (kind is list and not all(isinstance(v, str) for v in value)):
             messages.append(f"{origin}: {key!r} must be {_EXPECTED[key]}, not {value!r}; ignored")
             continue

@@ -62,7 +62,7 @@ def node_at(root: Node, offset: int, report: int | None) -> NodeInfo | None:
     if not root.start <= offset < root.end:
         return None
     info = NodeInfo(report, "", root.kind, root.start, root.end)  # type: ignore[arg-type]
-    node, tokens = root, []
+    node, tokens = root, list[str]()
     while True:
         child: Node | None = None
         if node.kind == "object":
@@ -121,7 +121,7 @@ def sentences(root: Node, value: Any, spec: TrackSpec | None, report: int) -> li
 
 
 def _citations(
-    view: ReportView, i: int, s: Any, s_node: Node, refs: list, report: int, pointer: str
+    view: ReportView, i: int, s: Any, s_node: Node, refs: list[Any], report: int, pointer: str
 ) -> list[CitationInfo]:
     if not isinstance(s, dict) or s_node.kind != "object":
         return []

@@ -3,9 +3,11 @@
 For JSON lines, an edit re-reads only the lines it touched (and one line on each side,
 where a line break can be split or joined): the reports before it are kept as they are,
 the reports after it are moved by the edit's length change, and their checked outcome
-(findings relative to the report) stays valid because their text did not change. Array
-and single-object files are re-read whole (the checker's per-report cache still spares
-re-checking the unchanged reports), as is any edit that changes the layout.
+(findings relative to the report) stays valid because their text did not change. So is
+an edit strictly inside one valid element of an array of reports that leaves it one
+valid value. Anything else (an edit across elements, one that breaks an element, a
+single pretty-printed report, a changed layout) re-reads the whole file; the reports
+whose text is unchanged still keep their outcome.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from citelens.source.document import (
     read_item,
     read_source,
 )
-from citelens.source.json_scan import JsonSyntaxError
+from citelens.source.json_scan import JsonSyntaxError, parse
 from citelens.source.line_index import LineIndex
 
 
@@ -52,6 +54,9 @@ class Reports:
         self.problems: list[TextProblem] = source.problems
         self.syntax: JsonSyntaxError | None = source.syntax
         self.outcomes: list[Outcome | None] = [None] * len(self.items)
+        # items[:unchanged] kept their place, index and outcome since the document last
+        # assembled its result (it sets this to len(items) then)
+        self.unchanged = 0
 
     @property
     def text(self) -> str:
@@ -62,6 +67,7 @@ class Reports:
 
     def forget_outcomes(self) -> None:
         self.outcomes = [None] * len(self.items)
+        self.unchanged = 0
 
     def replace(self, start: int, end: int, new_text: str) -> None:
         """Apply one edit (offsets clamped into the text, in order)."""
@@ -73,6 +79,8 @@ class Reports:
             return
         lines = old.edited(start, end, new_text)
         layout, _ = detect_layout(lines.text, lines)
+        if layout == self.layout == "array" and self._edit_element(lines, start, end, new_text):
+            return
         if layout != "jsonl" or self.layout != "jsonl":
             # a report's outcome is kept when its text is (a broken one's may depend on
             # what follows it, so it is checked again)
@@ -87,7 +95,39 @@ class Reports:
     def _reread(self, lines: LineIndex) -> None:
         source = read_source(lines.text)
         self.lines, self.layout, self.items = source.line_index, source.layout, source.items
+        self.unchanged = 0
         self.problems, self.syntax = source.problems, source.syntax
+
+    def _edit_element(self, lines: LineIndex, start: int, end: int, new_text: str) -> bool:
+        """An edit strictly inside one valid element of an array of reports, which is
+        still one valid value filling the same place: read that element again, move the
+        ones after it. False (nothing changed) when the edit is anything else."""
+        items = self.items
+        k = _first_at_or_after(items, start) - 1
+        if k < 0 or not (items[k].ok and items[k].start < start and end < items[k].end):
+            return False
+        item, delta, text = items[k], len(new_text) - (end - start), lines.text
+        new_end = item.end + delta
+        try:
+            parsed = parse(text, item.start, new_end)
+        except JsonSyntaxError:
+            return False
+        if (parsed.node.start, parsed.node.end) != (item.start, new_end):
+            return False  # now with blanks at an edge: let the whole array be read again
+        items[k] = Item(k, item.start, new_end, parsed.value, None, parsed.problems, parsed.node)
+        self.outcomes[k] = None
+        self.unchanged = min(self.unchanged, k)
+        for later in items[k + 1 :]:
+            _moved(later, later.index, delta)
+        if self.syntax is not None and self.syntax.offset >= end:
+            self.syntax = JsonSyntaxError(self.syntax.message, self.syntax.offset + delta)
+        self._after_edit(lines, new_text)
+        return True
+
+    def _after_edit(self, lines: LineIndex, new_text: str) -> None:
+        self.lines = lines
+        if self.problems or "\x00" in new_text:  # NULs are the only problems after an edit
+            self.problems = nul_problems(lines.text)
 
     def _edit_lines(self, old: LineIndex, lines: LineIndex, start: int, end: int, new_text: str) -> None:
         """Re-read the JSON lines around one edit; move the reports after it."""
@@ -122,9 +162,8 @@ class Reports:
         moved = [_moved(item, item.index + shift, delta) for item in items[hi:]]
         self.items = items[:lo] + middle + moved
         self.outcomes = outcomes[:lo] + middle_outcomes + outcomes[hi:]
-        self.lines = lines
-        if self.problems or "\x00" in new_text:  # NULs are the only problems after an edit
-            self.problems = nul_problems(text)
+        self.unchanged = min(self.unchanged, lo)
+        self._after_edit(lines, new_text)
         self.syntax = None
 
 

@@ -10,9 +10,9 @@ they produced when a stamp changes, so the next check reads them again.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import unquote, urlparse
 
 from citelens.check.engine import Checker
@@ -20,6 +20,9 @@ from citelens.check.result import FileResult
 from citelens.config.loader import find_config, load_config
 from citelens.config.settings import Settings
 from citelens.session.layers import Layer, cli_layer, editor_layer, project_layer, resolve
+
+if TYPE_CHECKING:
+    from citelens.session.document import OpenDocument
 
 _Stamp = tuple[int, int] | None
 
@@ -62,7 +65,7 @@ class Workspace:
 
     def __init__(
         self,
-        roots: tuple[str | Path, ...] | list[str | Path] = (),
+        roots: Iterable[str | Path] = (),
         *,
         init_options: Mapping[str, Any] | None = None,
         cli: Mapping[str, Any] | None = None,
@@ -78,9 +81,9 @@ class Workspace:
         self._checker_options = dict(checker_options or {})
         self._configs: dict[Path, Path | None] = {}  # folder -> its project file
         self._loaded: dict[Path, Settings] = {}  # project file -> its settings
-        self._checkers: dict[tuple, Checker] = {}
+        self._checkers: dict[tuple[Any, ...], Checker] = {}
         self._stamps: dict[Path, _Stamp] = {}
-        self._docs: dict[str, Any] = {}
+        self._docs: dict[str, OpenDocument] = {}
         self.generation = 0  # bumped whenever settings may have changed
 
     # --- settings -------------------------------------------------------------------
@@ -145,11 +148,12 @@ class Workspace:
         return self.checker_for_settings(self.settings_for(path), fixes=fixes)
 
     def checker_for_settings(self, settings: Settings, *, fixes: bool = False) -> Checker:
-        key = (
+        key: tuple[Any, ...] = (
             settings.spec,
             str(settings.topics),
             settings.strict,
             tuple(sorted(settings.severity.items())),
+            settings.corpora,
             fixes,
         )
         checker = self._checkers.get(key)
@@ -166,8 +170,20 @@ class Workspace:
             options = {"workers": 1, "cache_size": 20000, **self._checker_options}
             if fixes:
                 options.update(workers=1, cache_size=max(options["cache_size"], 20000))
+            sources = None
+            if settings.corpora:
+                from citelens.corpus import open_sources
+
+                base = settings.source.parent if settings.source is not None else None
+                sources = open_sources(settings.corpora, base_dir=base)
             checker = Checker(
-                spec, topics, strict=settings.strict, overrides=settings.severity, fixes=fixes, **options
+                spec,
+                cast(Any, topics),
+                strict=settings.strict,
+                overrides=settings.severity,
+                fixes=fixes,
+                sources=sources,
+                **options,
             )
             self._checkers[key] = checker
         return checker
@@ -197,7 +213,7 @@ class Workspace:
         return changed
 
     # --- documents ------------------------------------------------------------------
-    def open(self, uri_or_path: str | Path, text: str, version: int | None = None):
+    def open(self, uri_or_path: str | Path, text: str, version: int | None = None) -> OpenDocument:
         """Open (or re-open) a document with the editor's text."""
         from citelens.session.document import OpenDocument
 
@@ -206,7 +222,7 @@ class Workspace:
         self._docs[key] = doc
         return doc
 
-    def open_file(self, path: str | Path):
+    def open_file(self, path: str | Path) -> OpenDocument:
         """Open a file from disk (UTF-8 decoded; undecodable bytes become U+FFFD and are
         listed in `problems`). A file that cannot be read is a `FileError` naming it."""
         from citelens.files import read_bytes
@@ -219,14 +235,14 @@ class Workspace:
         self._docs[key] = doc
         return doc
 
-    def get(self, uri_or_path: str | Path):
+    def get(self, uri_or_path: str | Path) -> OpenDocument | None:
         return self._docs.get(path_of(uri_or_path)[0])
 
     def close(self, uri_or_path: str | Path) -> None:
         self._docs.pop(path_of(uri_or_path)[0], None)
 
     @property
-    def documents(self) -> list:
+    def documents(self) -> list[OpenDocument]:
         return list(self._docs.values())
 
 

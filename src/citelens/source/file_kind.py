@@ -62,7 +62,7 @@ def table_kind(text: str, first: int) -> FileKind | None:
     if text[first] in "{[":
         return None
     lines = [line for line in text[first:].splitlines()[: SAMPLE_LINES * 2] if line.strip()][:SAMPLE_LINES]
-    if not lines:  # only separators that splitlines() breaks at (\x1c, \x85, ...): nothing to sample
+    if not lines:  # only characters str.strip drops but JSON does not (\x0b, \x1c, ...)
         return None
     end = first + len(lines[0])
     for name, pattern in TABLE_KINDS:

@@ -8,34 +8,18 @@ smell list would otherwise silently never demote anything.
 
 from __future__ import annotations
 
-import re
 import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from citelens.source.located_error import LocatedError
+from citelens.check.spec_table import SpecError as SpecError
+from citelens.check.spec_table import expect, spec_from_table
 from citelens.source.toml_lines import TomlLines, syntax_error
-from citelens.specs.model import (
-    LAYOUTS,
-    LENGTH_UNITS,
-    REFERENCES_KINDS,
-    REQUIRED_FIELDS,
-    SENTENCE_TYPES,
-    SENTENCES_KEYS,
-    SMELL_CODES,
-    SPEC_FIELDS,
-    TASKS,
-    TOPIC_ID_FIELDS,
-    TrackSpec,
-)
+from citelens.specs.model import TrackSpec
 
 BUILTIN_PATH = Path(__file__).with_name("builtin.toml")
-
-
-class SpecError(LocatedError):
-    """A spec file (or spec argument) problem: `PATH:LINE: reason`."""
 
 
 @dataclass
@@ -99,130 +83,9 @@ def _yaml_load(text: str, path: str) -> tuple[Any, _Lines]:
     return data, _Lines(spec_lines, key_lines)
 
 
-def _expect(cond: bool, msg: str, path: str | None, line: int | None) -> None:
-    if not cond:
-        raise SpecError(msg, path, line)
-
-
-def _list_of_str(v: Any) -> bool:
-    return isinstance(v, list) and all(isinstance(x, str) for x in v)
-
-
-def _one_of(
-    spec_id: str, key: str, value: object, allowed: tuple[str, ...], path: str | None, lines: _Lines
-) -> None:
-    _expect(
-        value in allowed,
-        f"spec {spec_id!r}: {key} = {value!r} is not one of {list(allowed)}",
-        path,
-        lines.of(spec_id, key),
-    )
-
-
 def build_spec(spec_id: str, raw: dict[str, Any], path: str | None, lines: _Lines) -> TrackSpec:
     """Validate one resolved (extends already applied) table and build the spec."""
-    d = dict(raw)
-    d.setdefault("track", spec_id)
-    for key in d:
-        _expect(
-            key in SPEC_FIELDS,
-            f"spec {spec_id!r}: unknown field {key!r}; known fields: {', '.join(SPEC_FIELDS)}",
-            path,
-            lines.of(spec_id, key),
-        )
-    missing = [k for k in REQUIRED_FIELDS if k not in d]
-    _expect(not missing, f"spec {spec_id!r}: missing required field(s) {missing}", path, lines.of(spec_id))
-    if isinstance(d["sentence_type"], str):
-        d["sentence_type"] = [d["sentence_type"]]
-    for key in (
-        "sentence_type",
-        "mandatory_metadata",
-        "recommended_metadata",
-        "smells",
-        "collection_ids",
-        "string_ids",
-        "same_on_every_line",
-    ):
-        if d.get(key) is not None:
-            _expect(
-                _list_of_str(d[key]),
-                f"spec {spec_id!r}: {key} must be a list of strings",
-                path,
-                lines.of(spec_id, key),
-            )
-    _expect(
-        bool(d["sentence_type"]),
-        f"spec {spec_id!r}: sentence_type must not be empty",
-        path,
-        lines.of(spec_id, "sentence_type"),
-    )
-    for st in d["sentence_type"]:
-        _one_of(spec_id, "sentence_type", st, SENTENCE_TYPES, path, lines)
-    if d.get("smells") is not None:
-        for code in d["smells"]:
-            _expect(
-                code in SMELL_CODES,
-                f"spec {spec_id!r}: unknown smell category {code!r}; "
-                f"known categories: {', '.join(SMELL_CODES)}",
-                path,
-                lines.of(spec_id, "smells"),
-            )
-    else:
-        d.pop("smells", None)
-    _one_of(spec_id, "task", d["task"], TASKS, path, lines)
-    for key, allowed in (
-        ("sentences_key", SENTENCES_KEYS),
-        ("topic_id_field", TOPIC_ID_FIELDS),
-        ("references_kind", REFERENCES_KINDS),
-        ("length_unit", LENGTH_UNITS),
-        ("layout", LAYOUTS),
-    ):
-        if key in d:
-            _one_of(spec_id, key, d[key], allowed, path, lines)
-    for key in ("run_id_max_len", "references_max", "max_citations_per_sentence", "length_limit"):
-        v = d.get(key)
-        _expect(
-            v is None or (isinstance(v, int) and not isinstance(v, bool) and v >= 0),
-            f"spec {spec_id!r}: {key} must be a non-negative integer or null (got {v!r})",
-            path,
-            lines.of(spec_id, key),
-        )
-    for key in (
-        "forbid_extra_metadata",
-        "require_exact_narrative",
-        "references_optional",
-        "require_references_key",
-        "require_citations_key",
-        "flag_duplicate_citations",
-    ):
-        if key in d:
-            _expect(
-                isinstance(d[key], bool),
-                f"spec {spec_id!r}: {key} must be true or false",
-                path,
-                lines.of(spec_id, key),
-            )
-    if d.get("docid_pattern") is not None:
-        try:
-            re.compile(d["docid_pattern"])
-        except (re.error, TypeError) as exc:
-            raise SpecError(
-                f"spec {spec_id!r}: docid_pattern is not a valid regex: {exc}",
-                path,
-                lines.of(spec_id, "docid_pattern"),
-            ) from None
-    mv = d.get("metadata_values") or {}
-    _expect(
-        isinstance(mv, dict) and all(isinstance(v, list) for v in mv.values()),
-        f"spec {spec_id!r}: metadata_values must map a key to a list of allowed values",
-        path,
-        lines.of(spec_id, "metadata_values"),
-    )
-    d["metadata_values"] = {k: tuple(v) for k, v in mv.items()}
-    for key, value in list(d.items()):
-        if isinstance(value, list):
-            d[key] = tuple(value)
-    return TrackSpec(**d)
+    return spec_from_table(spec_id, raw, path, lines)
 
 
 def _resolve(
@@ -232,13 +95,13 @@ def _resolve(
 
     def raw_of(spec_id: str, seen: tuple[str, ...]) -> dict[str, Any]:
         table = tables[spec_id]
-        _expect(
+        expect(
             isinstance(table, dict), f"spec {spec_id!r} must be a table of fields", path, lines.of(spec_id)
         )
         parent = table.get("extends")
         if parent is None:
             return dict(table)
-        _expect(
+        expect(
             parent not in seen,
             f"spec {spec_id!r}: `extends` loops through {parent!r}",
             path,
@@ -282,8 +145,8 @@ def parse_spec_text(text: str, path: str, base: dict[str, TrackSpec] | None = No
         raise SpecError("a spec file holds `specs: {ID: {...}}` or one spec with a `track` key", path, 1)
     if "specs" in data:
         tables = data["specs"]
-        _expect(isinstance(tables, dict), "`specs` must map spec ids to tables", path, 1)
-        _expect(bool(tables), "`specs` is empty: the file defines no spec", path, 1)
+        expect(isinstance(tables, dict), "`specs` must map spec ids to tables", path, 1)
+        expect(bool(tables), "`specs` is empty: the file defines no spec", path, 1)
     elif "track" in data or "extends" in data:
         tables = {str(data.get("track") or "custom"): data}
     else:

@@ -16,6 +16,15 @@ from citelens.check.registry import (
     SMELL_CODES,
     STRUCTURE_CODES,
 )
+from citelens.check.spec_table import (
+    LAYOUTS,
+    LENGTH_UNITS,
+    REFERENCES_KINDS,
+    SENTENCE_TYPES,
+    SENTENCES_KEYS,
+    TASKS,
+    TOPIC_ID_FIELDS,
+)
 from citelens.check.track_spec import REQUIRED_FIELDS, SPEC_FIELDS, TrackSpec
 
 __all__ = [
@@ -36,12 +45,3 @@ __all__ = [
     "TOPIC_ID_FIELDS",
     "TrackSpec",
 ]
-
-SENTENCE_TYPES = ("rag24", "ragtime", "neuclir")
-REFERENCES_KINDS = ("cited_only", "retrieval_list", "none", "ignore")
-LENGTH_UNITS = ("words", "chars")
-LAYOUTS = ("metadata", "flat")
-TASKS = ("generation", "repgen")
-SENTENCES_KEYS = ("answer", "responses")
-#: the names autojudge-base's metadata model keeps the topic id under (kept in sync)
-TOPIC_ID_FIELDS = ("narrative_id", "topic_id", "request_id")

@@ -36,8 +36,12 @@ class SpecRef:
         """Every spec the argument names: one built-in, or all of the file's."""
         if self.path is None:
             return {self.spec_id: builtin_specs()[self.spec_id]}
-        if not self.path.is_file():
-            raise SpecError("not a file" if self.path.exists() else "no such file", str(self.path))
+        from citelens.files import FileError, read_bytes
+
+        try:
+            read_bytes(self.path)  # the real cause when it cannot be read (a loop, a directory)
+        except FileError as exc:
+            raise SpecError(exc.reason, exc.path) from None
         loaded = load_spec_file(self.path)
         if self.spec_id:
             if self.spec_id not in loaded:
@@ -64,7 +68,9 @@ class SpecRef:
 
 
 def parse_spec_ref(text: str, base_dir: Path | None = None) -> SpecRef:
-    """Split a spec argument (no file is read)."""
+    """Split a spec argument (no file is read); an empty one is a `SpecError`."""
+    if not text.strip():
+        raise SpecError("the spec id is empty; give a built-in id (see `citelens specs`) or a spec file")
     if text in builtin_specs():
         return SpecRef(text, None, text)
     file_part, _, wanted = text.partition("#")

@@ -29,6 +29,10 @@ class ReportFacts:
     narrative: Any = None
     has_narrative: bool = False
     values: dict[str, Any] = field(default_factory=dict)  # same_on_every_line keys present
+    # (doc id, pointer, target) of each cited/referenced id, and the ids the report carries
+    # itself: filled only when document sources are configured (rules/documents.py)
+    doc_refs: tuple[tuple[str, str, str], ...] = ()
+    embedded: frozenset[str] = frozenset()
 
 
 def _ids(ids: list[str]) -> str:

@@ -1,0 +1,114 @@
+"""Settings from every source reach the checks, with the project file winning; a change of
+any source re-checks; a wrong setting is a positioned message, never a crash."""
+
+from __future__ import annotations
+
+import asyncio
+
+from lsprotocol import types
+from report_factory import generate_run
+from tests.server.conftest import start
+from tests.server.lsp_session import (
+    as_tuples,
+    diagnostics,
+    expected_diagnostics,
+    open_document,
+    wait_until,
+)
+
+
+def _run(folder, spec="rag24", name="run.jsonl"):
+    lines, _ = generate_run(spec, 12, seed=21)
+    text = "\n".join(lines) + "\n"
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path, text
+
+
+async def test_initialization_options_choose_the_spec(fresh, bare):
+    profile = await start(fresh, "vscode-utf16-push", bare, {"spec": "rag24"})
+    path, text = _run(bare)
+    uri = open_document(fresh, path, text)
+    got = await diagnostics(fresh, profile, uri, 1)
+    assert as_tuples(got) == expected_diagnostics(path, text, "utf-16", "--spec", "rag24")
+    assert as_tuples(got) != expected_diagnostics(path, text, "utf-16")  # without a spec: structure only
+
+
+async def test_workspace_configuration_then_did_change_configuration(fresh, bare):
+    fresh.set_configuration({"spec": "rag24"}, section="citelens")
+    profile = await start(fresh, "vscode-utf16-push", bare)
+    path, text = _run(bare)
+    uri = open_document(fresh, path, text)
+    want = expected_diagnostics(path, text, "utf-16", "--spec", "rag24")
+    await wait_until(fresh, lambda: as_tuples(fresh.diagnostics.get(uri, [])) == want, "rag24 findings")
+
+    fresh.set_configuration({"spec": "rag25"}, section="citelens")
+    fresh.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    want = expected_diagnostics(path, text, "utf-16", "--spec", "rag25")
+    await wait_until(fresh, lambda: as_tuples(fresh.diagnostics.get(uri, [])) == want, "rag25 findings")
+    assert profile.encoding == "utf-16"
+
+
+async def test_the_project_file_wins_and_its_changes_recheck(fresh, bare):
+    (bare / "citelens.toml").write_text('spec = "rag25"\n', encoding="utf-8")
+    await start(fresh, "vscode-utf16-push", bare, {"spec": "rag24"})
+    path, text = _run(bare)
+    uri = open_document(fresh, path, text)
+    want = expected_diagnostics(path, text, "utf-16")  # the CLI reads the same project file
+    assert want == expected_diagnostics(path, text, "utf-16", "--spec", "rag25")
+    await wait_until(fresh, lambda: as_tuples(fresh.diagnostics.get(uri, [])) == want, "rag25 findings")
+
+    (bare / "citelens.toml").write_text('spec = "rag24"\nstrict = true\n', encoding="utf-8")
+    fresh.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[
+                types.FileEvent(uri=(bare / "citelens.toml").as_uri(), type=types.FileChangeType.Changed)
+            ]
+        )
+    )
+    want = expected_diagnostics(path, text, "utf-16")
+    await wait_until(
+        fresh, lambda: as_tuples(fresh.diagnostics.get(uri, [])) == want, "rag24 strict findings"
+    )
+    assert all(d.severity == types.DiagnosticSeverity.Error for d in fresh.diagnostics[uri])
+
+
+async def test_a_wrong_spec_is_a_diagnostic_at_its_key_not_a_crash(fresh, bare):
+    toml = bare / "citelens.toml"
+    toml.write_text('# settings\nspec = "rag2S"\n', encoding="utf-8")
+    await start(fresh, "vscode-utf16-push", bare)
+    path, text = _run(bare)
+    uri = open_document(fresh, path, text)
+    await wait_until(
+        fresh, lambda: toml.as_uri() in fresh.diagnostics and uri in fresh.diagnostics, "settings diagnostics"
+    )
+    (on_toml,) = fresh.diagnostics[toml.as_uri()]
+    assert on_toml.range.start.line == 1 and "rag2S" in on_toml.message
+    (on_run,) = fresh.diagnostics[uri]
+    assert "rag2S" in on_run.message and on_run.range.start == types.Position(0, 0)
+    assert not fresh.messages, "no popups"
+    assert any("rag2S" in m.message for m in fresh.log_messages)
+
+    toml.write_text('spec = "rag24"\n', encoding="utf-8")  # repaired: real findings come back
+    fresh.text_document_did_save(types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(toml.as_uri())))
+    want = expected_diagnostics(path, text, "utf-16")
+    await wait_until(
+        fresh, lambda: as_tuples(fresh.diagnostics.get(uri, [])) == want, "findings after the repair"
+    )
+    assert list(fresh.diagnostics[toml.as_uri()]) == []
+
+
+async def test_a_client_that_never_answers_configuration(fresh, bare):
+    never = asyncio.Event()
+
+    async def configuration(params):
+        await never.wait()
+
+    fresh.protocol.fm.features[types.WORKSPACE_CONFIGURATION] = configuration
+
+    profile = await start(fresh, "vscode-utf16-push", bare, {"spec": "rag24"})
+    path, text = _run(bare)
+    uri = open_document(fresh, path, text)
+    got = await diagnostics(fresh, profile, uri, 1)
+    assert as_tuples(got) == expected_diagnostics(path, text, "utf-16", "--spec", "rag24")
+    never.set()
