@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 
 from lsprotocol import types
-from report_factory import generate_run
 from tests.server.conftest import start
 from tests.server.lsp_session import (
     as_tuples,
@@ -15,6 +14,8 @@ from tests.server.lsp_session import (
     open_document,
     wait_until,
 )
+
+from report_factory import generate_run
 
 
 def _run(folder, spec="rag24", name="run.jsonl"):
