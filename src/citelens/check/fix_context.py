@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from citelens.check.finding import Finding
-from citelens.check.view import ReportView
+from citelens.check.view import JsonArray, ReportView
 from citelens.source.edits import Edit, Fix, fix, remove_items, replace_value
 from citelens.source.json_nodes import Node, pointer_tokens
 
@@ -58,7 +58,7 @@ def fix_for(finding: Finding, ctx: FixContext) -> Fix | None:
 # --- helpers shared by the fixers of several rules --------------------------------------
 
 
-def references_of(ctx: FixContext) -> list:
+def references_of(ctx: FixContext) -> JsonArray:
     return ctx.view.references() or []
 
 
@@ -121,7 +121,7 @@ def citations_of(ctx: FixContext, i: int) -> tuple[Node | None, Any]:
     if sents is None or i >= len(sents.items):
         return None, None
     node = sents.items[i].child("citations")
-    s = ctx.view.sentences[i]
+    s = (ctx.view.sentences or [])[i]  # a sentences node means a list of sentences
     return node, (s.get("citations") if isinstance(s, dict) else None)
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from citelens.check.finding import Finding
 from citelens.check.fix_context import FixContext, citations_of, references_of, sentence_index
-from citelens.check.view import SHAPE_NAMES, is_number
+from citelens.check.view import SHAPE_NAMES, JsonArray, is_number
 from citelens.source.edits import Edit, Fix, add_member, append_items, fix, remove_items, replace_value
 
 
@@ -32,11 +32,17 @@ def fix_reference_index(f: Finding, ctx: FixContext) -> Fix | None:
 
 def fix_citation_duplicate(f: Finding, ctx: FixContext) -> Fix | None:
     i = sentence_index(f, ctx)
+    cits: Any  # the sentence's citations: a list when their node is an array
     node, cits = citations_of(ctx, i) if i is not None else (None, None)
     if node is None or node.kind != "array":
         return None
-    seen: set = set()
-    dupes = [j for j, c in enumerate(cits) if (c in seen) or seen.add(c)]
+    seen: set[Any] = set()
+    dupes: list[int] = []
+    for j, c in enumerate(cits):
+        if c in seen:
+            dupes.append(j)
+        else:
+            seen.add(c)
     return fix("Cite each reference once", remove_items(node, dupes))
 
 
@@ -55,6 +61,7 @@ def ranked(cits: Any) -> list[tuple[Any, float]] | None:
 def fix_citation_count(f: Finding, ctx: FixContext) -> Fix | None:
     i = sentence_index(f, ctx)
     limit = f.data.get("limit")
+    cits: Any  # the sentence's citations (None without a node)
     node, cits = citations_of(ctx, i) if i is not None else (None, None)
     if node is None or limit is None:
         return None
@@ -84,10 +91,13 @@ def fix_citation_score(f: Finding, ctx: FixContext) -> Fix | None:
     )
 
 
-def _convert_sentence(cits: Any, target: str, refs: list, shape: str | None) -> tuple[Any, list[str]] | None:
+def _convert_sentence(
+    cits: Any, target: str, refs: JsonArray, shape: str | None
+) -> tuple[Any, list[str]] | None:
     """Citations of one sentence in the `target` shape, plus doc ids to add to refs."""
     if cits is None:
         return None
+    order: list[tuple[Any, float]] | None
     if shape == "rag24":
         docs = [refs[c] for c in cits if isinstance(c, int) and 0 <= c < len(refs)]
         if len(docs) != len(cits):
