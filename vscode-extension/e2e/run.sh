@@ -47,8 +47,11 @@ cp "$HERE/data/kiddie-topics.jsonl" "$WS/kiddie/"
 printf 'spec = "kiddie"\ntopics = "ragtime26-topics.jsonl"\n' > "$WS/convert/citelens.toml"
 cp "$REPO/examples/ragtime26-run.jsonl" "$WS/convert/convert-me.jsonl"
 cp "$HERE/data/ragtime26-topics.jsonl" "$WS/convert/"
-python3 -m venv "$WORK/venv"
-PYTHON=${CITELENS_E2E_PYTHON:-$WORK/venv/bin/python}
+if [ -n "${CITELENS_E2E_PYTHON:-}" ]; then
+  PYTHON=$CITELENS_E2E_PYTHON; FRESH=0   # a Python that has CiteLens already (development)
+else
+  python3 -m venv "$WORK/venv"; PYTHON=$WORK/venv/bin/python; FRESH=1
+fi
 cat > "$WS/.vscode/settings.json" <<JSON
 {
   "citelens.interpreter": "$PYTHON",
@@ -87,5 +90,5 @@ setsid "${CS[@]}" --auth none --bind-addr "127.0.0.1:$PORT" --disable-telemetry 
 CS_PID=$!
 for _ in $(seq 1 120); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.25; done
 export CITELENS_E2E_URL="http://127.0.0.1:$PORT" CITELENS_E2E_WORKSPACE=$WS CITELENS_E2E_EXPECTED=$WORK/expected.json
-export CITELENS_E2E_ORACLE=$ORACLE CITELENS_E2E_ARTIFACTS=$ART CITELENS_E2E_LOGS=$WORK/cs-data/logs
+export CITELENS_E2E_FRESH=$FRESH CITELENS_E2E_ORACLE=$ORACLE CITELENS_E2E_ARTIFACTS=$ART CITELENS_E2E_LOGS=$WORK/cs-data/logs
 timeout 300 node "$HERE/drive.mjs"

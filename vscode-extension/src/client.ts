@@ -3,6 +3,7 @@
  * there, start `python -m citelens_server` over stdio, stop it, and say clearly (once)
  * what to do when it cannot start. No popups for routine errors: those go to the log.
  */
+import * as readline from "node:readline";
 import * as vscode from "vscode";
 import {
   CloseAction,
@@ -19,6 +20,7 @@ import type { Interpreter } from "./interpreter";
 import { logChannel } from "./log";
 import { probeServer, type ProbeResult } from "./probe";
 import { OWN_COMMANDS } from "./serverCommands";
+import { stderrLevel, stderrMessage, type Level } from "./serverLog";
 
 export type ServerState = "stopped" | "starting" | "running" | "failed";
 
@@ -41,6 +43,10 @@ export function documentSelector(): DocumentSelector {
     }
   }
   return selector;
+}
+
+function lines(input: NodeJS.ReadableStream, each: (line: string) => void): void {
+  readline.createInterface({ input, crlfDelay: Infinity, terminal: false, historySize: 0 }).on("line", each);
 }
 
 /**
@@ -120,6 +126,16 @@ export class CiteLensServer implements vscode.Disposable {
       outputChannel: log,
       traceOutputChannel: log,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
+      stdioOptions: {
+        stdout: (input, channel) => lines(input, (line) => channel.info(line)),
+        stderr: (input, channel) => {
+          let level: Level = "info";
+          lines(input, (line) => {
+            level = stderrLevel(line, level);
+            channel[level](stderrMessage(line));
+          });
+        },
+      },
       initializationOptions: settingsFor(folder?.uri),
       initializationFailedHandler: (err) => {
         log.error(`CiteLens server failed to initialize: ${String(err)}`);
