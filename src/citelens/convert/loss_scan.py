@@ -37,9 +37,11 @@ class LossScan:
     ) -> None:
         self.value, self.source, self.target, self.report, self.out = value, source, target, report, out
         self.flat_in, self.flat_out = is_flat(source), is_flat(target)
+        #: the source spec when the source is flat (what `flat_in` says), else None
+        self.flat_source = source if is_flat(source) else None
         self.found: list[LossNote] = []
-        if self.flat_in:
-            self.sentence_key = source.sentences_key  # type: ignore[union-attr]
+        if self.flat_source is not None:
+            self.sentence_key = self.flat_source.sentences_key
         else:
             self.sentence_key = "responses" if value.get("responses") is not None else "answer"
 
@@ -63,8 +65,8 @@ class LossScan:
         return {k: v for k, v in self.out.items() if k not in skip}
 
     def _top_level(self) -> None:
-        if self.flat_in:
-            length_key = self.source.response_length_field  # type: ignore[union-attr]
+        if self.flat_source is not None:
+            length_key = self.flat_source.response_length_field
             if length_key and length_key in self.value:
                 declared = self.value[length_key]
                 if not self.flat_out or self.target.response_length_field is None:
@@ -93,14 +95,15 @@ class LossScan:
         raw = self.value if self.flat_in else self.value.get("metadata")
         if not isinstance(raw, Mapping):
             return
-        skip = structural_keys(self.source) if self.flat_in else set()  # type: ignore[arg-type]
-        narrative_in = self.source.narrative_field if self.flat_in else "narrative"  # type: ignore[union-attr]
+        flat = self.flat_source
+        skip = structural_keys(flat) if flat is not None else set()
+        narrative_in = flat.narrative_field if flat is not None else "narrative"
         narrative_out = self.target.narrative_field if self.flat_out else "narrative"
         out_md = self._out_metadata()
         for key, item in raw.items():
             if key in skip or item is None:
                 continue
-            if key in TOPIC_ID_ALIASES or (self.flat_in and key == self.source.topic_id_field):  # type: ignore[union-attr]
+            if key in TOPIC_ID_ALIASES or (flat is not None and key == flat.topic_id_field):
                 name = self.target.topic_id_field
             elif key == narrative_in:
                 name = narrative_out
