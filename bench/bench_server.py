@@ -115,7 +115,12 @@ class Client:
 def make_run(n: int, out: Path) -> tuple[Path, str]:
     lines, _ = generate_run("rag25", n, seed=11, loadable_faults_only=True)
     first = json.loads(lines[0])
-    refs = first.get("references") or []
+    refs = list(first.get("references") or [])
+    for sentence in first.get("answer") or first.get("responses") or []:
+        cited = sentence.get("citations") if isinstance(sentence, dict) else None
+        refs += [c for c in (cited or []) if isinstance(c, str)] + (
+            list(cited) if isinstance(cited, dict) else []
+        )
     first["documents"] = {
         doc_id: {
             "id": doc_id,
@@ -226,7 +231,7 @@ def main() -> None:
 
     # hovers on the citations of the first report (its documents are embedded)
     first_line = lines[0]
-    m = re.search(r'"citations": \[(\d+)', first_line)
+    m = re.search(r'"citations": [\[{](\d|")', first_line)
     hover_s = []
     if m:
         for _ in range(args.hovers):

@@ -10,7 +10,9 @@ Three figures, measured in the same run on the same edits (median milliseconds):
 - full re-check: `Checker.check_text(new text)` with the same, warm checker (its
   per-report cache hit for every unchanged report): what re-checking cost before;
 - cold check: a new `Checker` on the whole text (the first check of a file).
-Every session result is compared with the full re-check's findings (they must be equal).
+The full and cold checks run on the text after every 5th edit.
+The session's findings after every 5th edit are compared with the full re-check's (equal).
+The edits are timed first, then the full re-checks of the same texts, in separate loops.
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ def run(spec: str, n: int, edits: int, clean: bool, seed: int = 7) -> dict:
 
     rng = random.Random(seed)
     times: dict[str, list[float]] = {k: [] for k in ("session", "session_cpu", "full", "full_cpu", "cold")}
-    equal = True
+    texts: list[tuple[str, list]] = []  # the text after every 5th edit and the session's findings
     for k in range(edits):
         # a character typed into (or deleted from) a sentence text of one random report
         item = doc.items[rng.randrange(len(doc.items))]
@@ -64,14 +66,20 @@ def run(spec: str, n: int, edits: int, clean: bool, seed: int = 7) -> dict:
         findings = doc.result.findings
         times["session"].append(time.perf_counter() - w0)
         times["session_cpu"].append(time.process_time() - c0)
+        if k % 5 == 0:  # not all: the findings kept alive would slow the collector down
+            texts.append((doc.text, findings))
+    # then the same texts re-checked whole (a separate loop, so neither side's garbage
+    # is collected on the other's clock)
+    equal = True
+    for k, (edited, findings) in enumerate(texts):
         w0, c0 = time.perf_counter(), time.process_time()
-        full = checker.check_text(doc.text, str(doc.path))
+        full = checker.check_text(edited, str(doc.path))
         times["full"].append(time.perf_counter() - w0)
         times["full_cpu"].append(time.process_time() - c0)
         equal = equal and full.findings == findings
-        if k % 25 == 0:
+        if k % 5 == 0:
             w0 = time.perf_counter()
-            Checker(get_spec(spec), load_topics(topics_path)).check_text(doc.text)
+            Checker(get_spec(spec), load_topics(topics_path)).check_text(edited)
             times["cold"].append(time.perf_counter() - w0)
     return {
         "file": "clean" if clean else "faults",
@@ -102,7 +110,7 @@ def main() -> None:
             f"session / full {r['session_cpu_median_ms'] / r['full_cpu_median_ms']:.3f} (CPU)"
         )
         ok = ok and r["equal"]
-    print("session findings equal the full re-check's on every edit:", ok)
+    print("session findings equal the full re-check's (every 5th edit compared):", ok)
     if not ok:
         sys.exit(1)
 

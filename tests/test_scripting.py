@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 FAULTY = EXAMPLES / "rag26-with-mistakes.jsonl"
 TOPICS = EXAMPLES / "rag26-topics.tsv"
-CORPUS = ROOT / "tests" / "corpus" / "data" / "msmarco_v2.1_doc_segmented.sample.jsonl"
+CORPUS = ROOT / "tests" / "data" / "documents" / "msmarco_v2.1_doc_segmented.sample.jsonl"
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:

@@ -324,6 +324,8 @@ def test_files_of_a_directory_are_separate_runs_where_the_reference_pools_them(t
     for f in sorted(runs.iterdir()):  # each file alone has one report per topic
         alone = [R.load_line(line) for line in f.read_text().splitlines()]
         assert not {c for c, _ in R.coverage_categories(alone, "kiddie", requests)} & {"duplicate_topics"}
-    main(["check", str(runs), "--spec", "kiddie", "--topics", str(TOPICS / "kiddie-topics.jsonl")])
+    assert (
+        main(["check", str(runs), "--spec", "kiddie", "--topics", str(TOPICS / "kiddie-topics.jsonl")]) == 0
+    )
     out = capsys.readouterr().out
     assert "duplicate_topics" not in out and "in 2 files" in out

@@ -9,9 +9,10 @@ import time
 from pathlib import Path
 
 from anserini_server import free_port
-from corpus_samples import DATA, write_corpus
+from corpus_samples import write_corpus
 
 from citelens.session import Workspace
+from sample_data import RUNS
 
 META = '{"team_id":"t","narrative_id":"rag2026-0","narrative":"How did crops cross the Atlantic?","run_id":"my-run","run_desc":"BM25 + LLM"}'
 
@@ -73,7 +74,7 @@ def test_neuclir_and_ragtime_citations_are_looked_up_and_embedded_documents_coun
 def test_the_kiddie_run_with_its_embedded_documents_has_no_unknown_document(tmp_path: Path) -> None:
     corpus = tmp_path / "other.jsonl"
     write_corpus(corpus, "neuclir", 5)
-    _, findings = check(str(DATA / "kiddie-run1.jsonl"), "--spec", "kiddie", "--docs", str(corpus))
+    _, findings = check(str(RUNS / "kiddie_run1.jsonl"), "--spec", "kiddie", "--docs", str(corpus))
     assert "unknown_document" not in {f["code"] for f in findings}
 
 

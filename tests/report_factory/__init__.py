@@ -12,9 +12,9 @@
 The random generators draw their words and doc ids from `vocabulary`.
 """
 
-from report_factory.fixed import line, report
-from report_factory.runs import generate_run, make_topics, topics_jsonl
-from report_factory.values import SHAPES, generate_report, generate_reports
+from .fixed import line, report
+from .runs import generate_run, make_topics, topics_jsonl
+from .values import SHAPES, generate_report, generate_reports
 
 __all__ = [
     "SHAPES",

@@ -20,7 +20,8 @@ from collections.abc import Callable
 from typing import Any
 
 from citelens.specs import get_spec
-from report_factory.vocabulary import docid, docid_style, text
+
+from .vocabulary import docid, docid_style, text
 
 
 def _topic_ids(spec_id: str, style: str, n: int, rng: random.Random) -> list[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from report_factory.vocabulary import MSMARCO_POOL, WORDS
+from .vocabulary import MSMARCO_POOL, WORDS
 
 SHAPES = ("neuclir", "ragtime", "rag24")
 _DOCS = MSMARCO_POOL

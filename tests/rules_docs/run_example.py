@@ -53,7 +53,15 @@ def example_sources(example: Example) -> EmbeddedSource | None:
     return EmbeddedSource(docs, label="corpus example.jsonl")
 
 
-def run_example(example: Example) -> list[Finding]:
+def run_example(example: Example, *, support: bool = False) -> list[Finding]:
+    """With `support`, as `check --support` with support_unchecked turned on."""
     topics = parse_topics(example.topics, "example-topics") if example.topics else None
-    checker = Checker(example_spec(example), topics, sources=example_sources(example))
+    run, overrides = None, {}
+    if support:
+        from citelens.support.run import SupportRun
+
+        run, overrides = SupportRun(executor="serial"), {"support_unchecked": "info"}
+    checker = Checker(
+        example_spec(example), topics, overrides=overrides, sources=example_sources(example), support=run
+    )
     return checker.check_bytes(example.data(), "example.jsonl").findings

@@ -19,7 +19,7 @@ from typing import Any, TypeAlias, cast
 from citelens.check import workers
 from citelens.check.finding import Finding, Fix, Severity, Target
 from citelens.check.fix_context import FixContext, fix_for
-from citelens.check.registry import RULES, STRUCTURE_CODES
+from citelens.check.registry import RULES, STRUCTURE_CODES, SUPPORT_CODES
 from citelens.check.result import FileResult
 from citelens.check.rules.coverage import ReportFacts, check_coverage, report_facts, topic_findings
 from citelens.check.rules.documents import DocumentSources, check_documents, document_refs
@@ -28,6 +28,7 @@ from citelens.check.rules.metadata import check_metadata
 from citelens.check.rules.references import check_references
 from citelens.check.rules.schema import check_schema
 from citelens.check.rules.sentences import check_empty_answer, check_scores, check_sentences, check_shapes
+from citelens.check.rules.support import SupportHook, check_support
 from citelens.check.track_spec import TrackSpec
 from citelens.check.view import ReportView, TopicInfo
 from citelens.source.document import Item, SourceFile, decode, read_source
@@ -95,10 +96,14 @@ class Policy:
         override = self.overrides.get(code)
         if override == "ignore":
             return None
+        if override is None and code in SUPPORT_CODES and not RULES[code].on_by_default:
+            return None  # support_unchecked: off unless a severity turns it on
         if self.strict:  # every reported finding an error, whatever a config lowered
             return "error"
         if override is not None:  # a severity: the settings readers let only those and "ignore" in
             return cast(Severity, override)
+        if code in SUPPORT_CODES:  # the support verdicts keep their rule's severity under every spec
+            return RULES[code].default_severity
         rule = RULES.get(code)
         if rule is not None and rule.default_severity == "info":
             return "info"  # a note (e.g. documents that could not be checked), whatever the spec
@@ -142,9 +147,12 @@ class Checker:
         cache_size: int = 20000,
         workers: int = 1,
         sources: DocumentSources | None = None,
+        support: SupportHook | None = None,
     ):
         self.spec, self.topics, self.fixes = spec, topics, fixes
         self.sources = sources  # document sources: cited ids are looked up (unknown_document)
+        self.support = support  # support verdicts and their findings (citelens.support)
+        self._support_reports: dict[int, Any] = {}  # item index -> ReportSupport of the file being checked
         self.workers = workers  # >1: big files are checked by forked processes (the CLI)
         self.policy = Policy(spec, strict, dict(overrides or {}))
         self._cache: OrderedDict[str, _ItemOutcome] = OrderedDict()
@@ -167,8 +175,29 @@ class Checker:
         return self.check_source(read_source(text), path)
 
     def check_source(self, source: SourceFile, path: str) -> FileResult:
-        report_findings, facts = self._collect(source.text, source.items)
-        return self.file_result(source, path, report_findings, facts)
+        items = source.items
+        support = None
+        if self.support is not None:  # every report is decoded here anyway: once, for both passes
+            items = [item.decoded(source.text) for item in items]
+            support = self._prepare_support(items)
+        report_findings, facts = self._collect(source.text, items)
+        result = self.file_result(source, path, report_findings, facts)
+        result.support = support
+        return result
+
+    def _prepare_support(self, items: list[Item]) -> list[Any]:
+        """Judge every citation of the file at once (on the support executor, before any
+        worker forks), so the per-report rule only reads verdicts; returns each report's."""
+        assert self.support is not None
+        views, indexes = [], []
+        for item in items:
+            value = item.value
+            if item.syntax is None and isinstance(value, dict):
+                views.append(ReportView.build(value, self.spec))
+                indexes.append(item.index)
+        reports = self.support.prepare(views)
+        self._support_reports = dict(zip(indexes, reports))
+        return reports
 
     def file_result(
         self,
@@ -304,6 +333,8 @@ class Checker:
             return _ItemOutcome([_syntax(item.syntax.message, item.syntax.offset - base)], None)
         value = item.value
         view = run_rules(value, self.spec, topics=self.topics)
+        if self.support is not None and isinstance(value, dict):
+            check_support(view, self.support, self._support_reports.pop(item.index, None))
         out: list[Finding] = []
         for p in item.problems:
             finding = Finding(

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from citelens.check.finding import Finding
-from citelens.check.view import JsonArray, ReportView
+from citelens.check.view import ReportView
 from citelens.source.edits import Edit, Fix, fix, remove_items, replace_value
 from citelens.source.json_nodes import Node, pointer_tokens
 
@@ -58,7 +58,7 @@ def fix_for(finding: Finding, ctx: FixContext) -> Fix | None:
 # --- helpers shared by the fixers of several rules --------------------------------------
 
 
-def references_of(ctx: FixContext) -> JsonArray:
+def references_of(ctx: FixContext) -> list[Any]:
     return ctx.view.references() or []
 
 
@@ -117,11 +117,11 @@ def sentence_index(f: Finding, ctx: FixContext) -> int | None:
 
 def citations_of(ctx: FixContext, i: int) -> tuple[Node | None, Any]:
     """Sentence `i`'s citations: (their node, their value)."""
-    sents = ctx.sentences_node
-    if sents is None or i >= len(sents.items):
+    sents, sentences = ctx.sentences_node, ctx.view.sentences or []
+    if sents is None or i >= len(sents.items) or i >= len(sentences):
         return None, None
     node = sents.items[i].child("citations")
-    s = (ctx.view.sentences or [])[i]  # a sentences node means a list of sentences
+    s = sentences[i]
     return node, (s.get("citations") if isinstance(s, dict) else None)
 
 

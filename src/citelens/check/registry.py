@@ -12,7 +12,17 @@ from dataclasses import replace
 from types import ModuleType
 
 from citelens.check.rule import Rule
-from citelens.check.rules import coverage, documents, length, metadata, references, schema, sentences, source
+from citelens.check.rules import (
+    coverage,
+    documents,
+    length,
+    metadata,
+    references,
+    schema,
+    sentences,
+    source,
+    support,
+)
 
 #: the rule modules, in the order the rules run (and the documentation files are read)
 RULE_MODULES: tuple[ModuleType, ...] = (
@@ -24,6 +34,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     length,
     coverage,
     documents,
+    support,
 )
 MODULES = tuple(m.__name__.rsplit(".", 1)[-1] for m in RULE_MODULES)
 
@@ -52,7 +63,9 @@ def _codes(scope: str) -> tuple[str, ...]:
 REPORT_CODES = _codes("report")
 FILE_CODES = _codes("file")
 STRUCTURE_CODES = _codes("structure")
-FINDING_CODES = REPORT_CODES + FILE_CODES + STRUCTURE_CODES
+#: the support verdicts (only with support on); each keeps its rule's default severity
+SUPPORT_CODES = _codes("support")
+FINDING_CODES = REPORT_CODES + FILE_CODES + STRUCTURE_CODES + SUPPORT_CODES
 SMELL_CODES = REPORT_CODES + FILE_CODES
 #: the smells of a spec that names none: the rules whose default severity is a warning
 DEFAULT_SMELLS = tuple(code for code in SMELL_CODES if RULES[code].default_severity == "warning")

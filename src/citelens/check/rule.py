@@ -22,8 +22,9 @@ if TYPE_CHECKING:
 
 #: "report": found in one report; "file": across the reports of a file or against the
 #: topics; "structure": below the spec level (reading the file, the JSON shape), always
-#: an error whatever the spec says.
-Scope = Literal["report", "file", "structure"]
+#: an error whatever the spec says; "support": the support verdicts, only with support on,
+#: at the rule's own default severity (specs do not list them).
+Scope = Literal["report", "file", "structure", "support"]
 Fixer = Callable[[Finding, "FixContext"], Fix | None]
 
 
@@ -35,6 +36,7 @@ class Rule:
     default_severity: Severity = "error"  # under a spec that does not list its own smells
     scope: Scope = "report"
     module: str = ""  # filled in by the registry: check/rules/<module>.py and .md
+    on_by_default: bool = True  # False: reported only when a severity override turns it on
 
     @property
     def summary(self) -> str:

@@ -6,8 +6,14 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from citelens.cli import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+
+if TYPE_CHECKING:
+    from citelens.config.settings import Settings
+    from citelens.support.cache import VerdictCache
+    from citelens.support.run import DocumentLookup, SupportRun
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -44,6 +50,31 @@ def configure(p: argparse.ArgumentParser) -> None:
         metavar="SOURCE",
         help="document sources the cited ids are looked up in (unknown_document): corpus files or "
         "folders, index:PATH, irds:DATASET, http(s)://HOST/v1/INDEX; replaces `corpora` from citelens.toml",
+    )
+
+    g = p.add_argument_group("support (does each cited document support its sentence?)")
+    g.add_argument(
+        "--support",
+        action="store_true",
+        default=None,
+        help="judge every citation: citation_unsupported / citation_weak findings and per-report shares",
+    )
+    g.add_argument(
+        "--executor",
+        default="process",
+        metavar="KIND",
+        help="where judgements run: process (all cores, default), serial, ray or ray:ADDRESS (citelens[ray])",
+    )
+    g.add_argument(
+        "--documents",
+        metavar="FILE",
+        help="JSON-lines documents ({id, text}) for citations the reports do not embed",
+    )
+    g.add_argument(
+        "--support-cache",
+        metavar="PATH",
+        help="verdict cache file (default: $CITELENS_CACHE_DIR or ~/.cache/citelens, support.sqlite); "
+        "'none' for memory only",
     )
 
 
@@ -87,7 +118,65 @@ def _checked_options(args: argparse.Namespace) -> dict[str, object]:
         "strict": args.strict,
         "topics": str(Path(args.topics).resolve()) if args.topics else None,
         "corpora": _absolute_sources(args.docs) if args.docs else None,
+        "support": args.support,
     }
+
+
+class _SupportRuns:
+    """The SupportRuns of this command: one per threshold set, sharing one verdict cache."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        from citelens.support.executor import parse_executor
+
+        parse_executor(args.executor)  # a bad value is a usage error before any work
+        self.args = args
+        self.cache: VerdictCache | None = None
+        self.documents: dict[str, str] = {}
+        if args.documents:
+            from citelens.support.documents import read_documents_file
+
+            self.documents = read_documents_file(args.documents)
+
+    def __call__(self, settings: Settings) -> SupportRun:
+        from citelens.support.cache import VerdictCache
+        from citelens.support.executor import terminal_progress
+        from citelens.support.run import SupportRun
+        from citelens.support.settings import default_settings
+
+        if self.cache is None:
+            self.cache = VerdictCache(_cache_path(self.args.support_cache))
+        return SupportRun(
+            settings=default_settings().with_overrides(dict(settings.support_thresholds)),
+            documents=self.documents,
+            cache=self.cache,
+            executor=self.args.executor,
+            progress=terminal_progress(),
+            lookup=corpus_lookup(settings.corpora, settings.source.parent if settings.source else None),
+        )
+
+    def close(self) -> None:
+        if self.cache is not None:
+            self.cache.close()
+
+
+def _cache_path(raw: str | None) -> Path | None:
+    if raw == "none":
+        return None
+    if raw:
+        return Path(raw)
+    base = os.environ.get("CITELENS_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "citelens")
+    return Path(base) / "support.sqlite"
+
+
+def corpus_lookup(
+    corpora: tuple[str, ...] | list[str], base_dir: Path | None = None
+) -> DocumentLookup | None:
+    """Document text by id from the configured corpora (None: none configured)."""
+    if not corpora:
+        return None
+    from citelens.support.documents import corpus_document_lookup
+
+    return corpus_document_lookup(corpora, base_dir)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -108,8 +197,17 @@ def run(args: argparse.Namespace) -> int:
     except UsageError as exc:
         print(f"citelens check: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    try:
+        support_runs = _SupportRuns(args)
+    except (OSError, ValueError) as exc:
+        print(f"citelens check: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     # the one-shot run: no per-report cache, big files checked on several processes
-    workspace = Workspace(cli=cli, checker_options={"cache_size": 0, "workers": min(os.cpu_count() or 1, 4)})
+    workspace = Workspace(
+        cli=cli,
+        checker_options={"cache_size": 0, "workers": min(os.cpu_count() or 1, 4)},
+        support_runs=support_runs,
+    )
     named = run_files(args.paths)
     unusable = len(named.problems)
     for problem in named.problems:
@@ -159,6 +257,13 @@ def run(args: argparse.Namespace) -> int:
             out.write(summary_line(Summary.of(results)) + "\n")
     elif not args.diff:
         write_output(args.format, results, out, rule_summary=rule_summary)
+    if args.format == "text" and not args.diff:
+        from citelens.support.summary import text_lines
+
+        for r in results:
+            if r.support is not None:
+                out.write("".join(f"support: {line}\n" for line in text_lines(r.path, r.support)))
+    support_runs.close()
     out.flush()
     if unusable:
         return EXIT_USAGE

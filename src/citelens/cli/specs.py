@@ -52,17 +52,22 @@ def run(args: argparse.Namespace) -> int:
     try:
         if wanted is None:
             return _show_many(builtin, args.format, "built-in specs")
+        if not wanted.strip():
+            raise SpecError("the spec id is empty; give a built-in id (see `citelens specs`) or a spec file")
         ref = parse_spec_ref(wanted)
         if ref.path is None:
             return _show_one(builtin[wanted], args.format)
         if ref.looks_like_file:
+            from citelens.files import read_bytes
+
+            read_bytes(ref.path)  # a FileError names the real cause (a directory, a link loop)
             specs = ref.specs()
             if ref.spec_id:
                 return _show_one(specs[ref.spec_id], args.format)
             if len(specs) == 1 and args.format == "text":
                 return _show_one(next(iter(specs.values())), args.format, source=str(ref.path))
             return _show_many(specs, args.format, f"specs in {ref.path}", f"citelens specs {ref.path}#ID")
-    except SpecError as exc:
+    except (SpecError, OSError) as exc:
         print(f"citelens specs: {exc}", file=sys.stderr)
         return EXIT_USAGE
     close = difflib.get_close_matches(wanted, list(builtin), n=3, cutoff=0.5)

@@ -125,12 +125,14 @@ def load_config(path: str | Path) -> Settings:
                 "dict": "a table of code = severity",
                 "list": "a list of strings",
             }
-            raise ConfigError(f"{key!r} must be {expected[kind.__name__]}, not {raw[key]!r}", path, line(key))
+            what = "a table of threshold = value" if key == "support_thresholds" else expected[kind.__name__]
+            raise ConfigError(f"{key!r} must be {what}, not {raw[key]!r}", path, line(key))
     for key in ("corpora", "files"):
         bad = [v for v in raw.get(key, []) if not isinstance(v, str)]
         if bad:
             raise ConfigError(f"{key!r} must be a list of strings, not holding {bad[0]!r}", path, line(key))
 
+    support_thresholds = _support_thresholds(raw.get("support_thresholds", {}), path, line)
     base = path.parent
     spec = _resolve_spec(raw["spec"], base, path, line("spec")) if "spec" in raw else None
     topics = None
@@ -150,8 +152,22 @@ def load_config(path: str | Path) -> Settings:
         corpora=tuple(raw.get("corpora", ())),
         files=tuple(raw.get("files", ())),
         support=raw.get("support", False),
+        support_thresholds=support_thresholds,
         origins=dict.fromkeys(raw, str(path)),
     )
+
+
+def _support_thresholds(table: dict[str, Any], path: Path, line: Any) -> dict[str, Any]:
+    """The `[support_thresholds]` table: names and numbers. Which names exist and which
+    values are allowed is the support layer's to say (`session` checks them on load)."""
+    for key, value in table.items():
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ConfigError(
+                f"support_thresholds.{key} must be a number, not {value!r}",
+                path,
+                line(key, ("support_thresholds",)),
+            )
+    return dict(table)
 
 
 def settings_for(checked: str | Path) -> Settings:

@@ -19,7 +19,16 @@ from citelens.specs.model import STRUCTURE_CODES
 
 SeverityOverride = Literal["error", "warning", "info", "ignore"]
 SEVERITY_VALUES: Final[tuple[str, ...]] = ("error", "warning", "info", "ignore")
-SETTING_KEYS: Final[tuple[str, ...]] = ("spec", "topics", "strict", "severity", "corpora", "files", "support")
+SETTING_KEYS: Final[tuple[str, ...]] = (
+    "spec",
+    "topics",
+    "strict",
+    "severity",
+    "corpora",
+    "files",
+    "support",
+    "support_thresholds",
+)
 
 #: the type each setting has in a config file (and in editor settings)
 SETTING_TYPES: Final[dict[str, type]] = {
@@ -30,6 +39,7 @@ SETTING_TYPES: Final[dict[str, type]] = {
     "corpora": list,
     "files": list,
     "support": bool,
+    "support_thresholds": dict,
 }
 
 
@@ -43,6 +53,7 @@ class Settings:
     corpora: tuple[str, ...] = ()  # document sources for evidence (read by the corpus layer)
     files: tuple[str, ...] = ()  # which files are run files (glob patterns)
     support: bool = False  # judge whether the cited documents support each sentence
+    support_thresholds: Mapping[str, Any] = field(default_factory=dict)  # judge thresholds (citelens.support)
     # where each key's value came from ("default", "command line", a config file path,
     # "editor settings (FOLDER)", "initialization options"); not part of equality
     origins: Mapping[str, str] = field(default_factory=dict, compare=False)

@@ -27,15 +27,38 @@ initialization options, the defaults (`Settings.origins` tells which one applied
 
 from __future__ import annotations
 
-from citelens.check.finding import Edit, Finding, Fix
-from citelens.check.result import FileResult
-from citelens.config.settings import Settings
-from citelens.fixes.apply import FixOutcome
-from citelens.session.changes import TextChange
-from citelens.session.conversion import ConversionResult
-from citelens.session.document import OpenDocument
-from citelens.session.lookup import CitationInfo, NodeInfo, SentenceInfo
-from citelens.session.workspace import Workspace
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from citelens.check.finding import Finding
+    from citelens.check.result import FileResult
+    from citelens.config.settings import Settings
+    from citelens.fixes.apply import FixOutcome
+    from citelens.session.changes import TextChange
+    from citelens.session.conversion import ConversionResult
+    from citelens.session.document import OpenDocument
+    from citelens.session.lookup import CitationInfo, NodeInfo, SentenceInfo
+    from citelens.session.workspace import Workspace
+    from citelens.source.edits import Edit, Fix
+
+# Names load on first use: `citelens check` needs the workspace alone, and the document
+# side (lookups, conversion, fixing) would add to every run's start-up.
+_EXPORTS = {
+    "CitationInfo": "citelens.session.lookup",
+    "ConversionResult": "citelens.session.conversion",
+    "Edit": "citelens.source.edits",
+    "FileResult": "citelens.check.result",
+    "Finding": "citelens.check.finding",
+    "Fix": "citelens.source.edits",
+    "FixOutcome": "citelens.fixes.apply",
+    "NodeInfo": "citelens.session.lookup",
+    "OpenDocument": "citelens.session.document",
+    "SentenceInfo": "citelens.session.lookup",
+    "Settings": "citelens.config.settings",
+    "TextChange": "citelens.session.changes",
+    "Workspace": "citelens.session.workspace",
+}
 
 __all__ = [
     "CitationInfo",
@@ -52,3 +75,11 @@ __all__ = [
     "TextChange",
     "Workspace",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'citelens.session' has no attribute {name!r}")
+    value = getattr(import_module(_EXPORTS[name]), name)
+    globals()[name] = value
+    return value

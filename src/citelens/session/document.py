@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from citelens.fixes.apply import FixOutcome
     from citelens.session.workspace import Workspace
     from citelens.specs.model import TrackSpec
+    from citelens.support.verdict import SupportVerdict
 
 
 class OpenDocument:
@@ -202,6 +203,26 @@ class OpenDocument:
         for c in sentence.citations if sentence is not None else ():
             if c.start <= offset < c.end:
                 return c
+        return None
+
+    def support_at(self, offset: int) -> tuple[CitationInfo, SupportVerdict] | None:
+        """(citation, SupportVerdict) of the citation token under `offset`: the verdict a
+        hover shows, the same `check --support` reports for it (None: no citation there)."""
+        citation = self.citation_at(offset)
+        if citation is None or citation.doc_id is None:
+            return None
+        item = self._reports.items[citation.report].decoded(self.text)
+        if not isinstance(item.value, dict):
+            return None
+        from citelens.check.view import ReportView
+        from citelens.source.json_nodes import pointer_join
+
+        run = self.workspace.support_run_for(self.settings)
+        report = run.report(ReportView.build(item.value, self.checker.spec))
+        for sentence in report.sentences:
+            for cited, verdict in zip(sentence.citations, sentence.verdicts):
+                if pointer_join(*cited.pointer) == citation.pointer:
+                    return citation, verdict
         return None
 
     # --- fixes ----------------------------------------------------------------------

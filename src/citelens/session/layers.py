@@ -53,6 +53,12 @@ def editor_layer(raw: Mapping[str, Any] | None, origin: str, base: Path | None) 
                 else:
                     table[code] = level
             values[key] = table
+        elif key == "support_thresholds":
+            problem = _threshold_problem(value)
+            if problem:
+                messages.append(f"{origin}: support_thresholds: {problem}; ignored")
+                continue
+            values[key] = dict(value)
         elif key == "topics":
             path = _path(value, base)
             if not path.is_file():
@@ -82,7 +88,7 @@ def cli_layer(cli: Mapping[str, Any] | None) -> Layer:
             values[key] = tuple(str(v) for v in value)
         elif key in ("strict", "support"):
             values[key] = bool(value)
-        elif key == "severity":
+        elif key in ("severity", "support_thresholds"):
             values[key] = dict(value)
         else:
             values[key] = str(value)
@@ -136,4 +142,52 @@ _EXPECTED = {
     "corpora": "a list of strings",
     "files": "a list of strings",
     "support": "true or false",
+    "support_thresholds": "an object of threshold: value",
 }
+
+
+def _threshold_problem(table: Mapping[str, Any]) -> str | None:
+    """Why a support_thresholds table cannot be used (None: it can)."""
+    problem = threshold_problem(table)
+    return f"{problem[0]}: {problem[1]}" if problem else None
+
+
+def threshold_problem(table: Mapping[str, Any]) -> tuple[str, str] | None:
+    """(threshold name, what is wrong) for the first unusable entry; None: all usable."""
+    if not table:
+        return None
+    from pydantic import ValidationError
+
+    from citelens.config.settings import suggestion
+    from citelens.support.settings import SupportSettings, default_settings
+
+    known = tuple(SupportSettings.model_fields)
+    for key in table:
+        if key not in known:
+            return (
+                key,
+                f"unknown support threshold {key!r}{suggestion(key, known)}; known: {', '.join(known)}",
+            )
+    try:
+        default_settings().with_overrides(dict(table))
+    except ValidationError as err:
+        first = err.errors()[0]
+        key = str(first["loc"][0]) if first.get("loc") else ""
+        return key, f"support_thresholds.{key}: {first['msg']}"
+    return None
+
+
+def check_project_thresholds(settings: Settings) -> None:
+    """A project file's support_thresholds, checked by the support layer: a ConfigError on
+    the line of the first bad entry."""
+    problem = threshold_problem(settings.support_thresholds)
+    if problem is None or settings.source is None:
+        return
+    from citelens.config.error import ConfigError
+    from citelens.config.loader import CONFIG_FILES
+    from citelens.source.toml_lines import TomlLines
+
+    key, message = problem
+    table = CONFIG_FILES.get(settings.source.name, ())
+    line = TomlLines(settings.source.read_text(encoding="utf-8")).line_of((*table, "support_thresholds"), key)
+    raise ConfigError(message, settings.source, line)

@@ -10,7 +10,7 @@ they produced when a stamp changes, so the next check reads them again.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import unquote, urlparse
@@ -19,10 +19,18 @@ from citelens.check.engine import Checker
 from citelens.check.result import FileResult
 from citelens.config.loader import find_config, load_config
 from citelens.config.settings import Settings
-from citelens.session.layers import Layer, cli_layer, editor_layer, project_layer, resolve
+from citelens.session.layers import (
+    Layer,
+    check_project_thresholds,
+    cli_layer,
+    editor_layer,
+    project_layer,
+    resolve,
+)
 
 if TYPE_CHECKING:
     from citelens.session.document import OpenDocument
+    from citelens.support.run import SupportRun
 
 _Stamp = tuple[int, int] | None
 
@@ -61,6 +69,9 @@ class Workspace:
     `roots`: the workspace folders; `init_options`: the client's initialization options
     (a settings mapping); `cli`: overrides that win over everything (None = not given);
     `checker_options`: extra `Checker` arguments (the CLI passes `workers`, `cache_size`).
+    `support_runs`: makes the `SupportRun` of a checker whose settings turn support on
+    (the CLI passes its executor, documents file and disk cache); without it, support
+    runs in this process with a memory cache.
     """
 
     def __init__(
@@ -70,6 +81,7 @@ class Workspace:
         init_options: Mapping[str, Any] | None = None,
         cli: Mapping[str, Any] | None = None,
         checker_options: Mapping[str, Any] | None = None,
+        support_runs: Callable[[Settings], SupportRun] | None = None,
     ) -> None:
         self.roots = [Path(r).absolute() for r in roots]
         self.messages: list[str] = []  # editor values that were left out, for the log
@@ -79,6 +91,7 @@ class Workspace:
         self._cli: Layer = cli_layer(cli)
         self._editor: dict[Path | None, Layer] = {}
         self._checker_options = dict(checker_options or {})
+        self._support_runs = support_runs
         self._configs: dict[Path, Path | None] = {}  # folder -> its project file
         self._loaded: dict[Path, Settings] = {}  # project file -> its settings
         self._checkers: dict[tuple[Any, ...], Checker] = {}
@@ -118,7 +131,9 @@ class Workspace:
                 loaded = self._loaded.get(config)
                 if loaded is None:
                     self._watch(config)
-                    loaded = self._loaded[config] = load_config(config)
+                    loaded = load_config(config)
+                    check_project_thresholds(loaded)
+                    self._loaded[config] = loaded
                 layers.append(project_layer(loaded))
                 source = config
         layers.append(self._cli)
@@ -155,6 +170,8 @@ class Workspace:
             tuple(sorted(settings.severity.items())),
             settings.corpora,
             fixes,
+            settings.support,
+            tuple(sorted(settings.support_thresholds.items())),
         )
         checker = self._checkers.get(key)
         if checker is None:
@@ -176,6 +193,8 @@ class Workspace:
 
                 base = settings.source.parent if settings.source is not None else None
                 sources = open_sources(settings.corpora, base_dir=base)
+            if settings.support and not fixes:
+                options["support"] = self._support_run(settings)
             checker = Checker(
                 spec,
                 cast(Any, topics),
@@ -187,6 +206,31 @@ class Workspace:
             )
             self._checkers[key] = checker
         return checker
+
+    def support_run_for(self, settings: Settings) -> SupportRun:
+        """The SupportRun of these settings' checker (or, with support off, one made for
+        a lookup such as a hover: in this process, memory cache)."""
+        checker = self.checker_for_settings(settings)
+        if checker.support is not None:  # a SupportRun: this workspace gave the checker one
+            return cast("SupportRun", checker.support)
+        return self._support_run(settings)
+
+    def _support_run(self, settings: Settings) -> SupportRun:
+        if self._support_runs is not None:
+            return self._support_runs(settings)
+        from citelens.support.documents import corpus_document_lookup
+        from citelens.support.run import SupportRun
+        from citelens.support.settings import default_settings
+
+        return SupportRun(
+            settings=default_settings().with_overrides(dict(settings.support_thresholds)),
+            executor="serial",
+            lookup=corpus_document_lookup(
+                settings.corpora, settings.source.parent if settings.source else None
+            )
+            if settings.corpora
+            else None,
+        )
 
     def check_file(self, path: str | Path) -> FileResult:
         """A file on disk checked with its settings (the CLI's path: bytes decoded with

@@ -11,6 +11,11 @@ from citelens.support.language import SCRIPT_DEFAULT_LANGUAGE, LanguageGuess, gu
 from citelens.support.settings import SupportSettings
 from citelens.support.terms import Term, extract_terms
 
+# bucket widths of the prefix / suffix indexes: the smallest min_prefix_match and
+# min_suffix_match they can serve (smaller settings fall back to a scan)
+PREFIX_BUCKET = 5
+SUFFIX_BUCKET = 4
+
 
 @dataclass(frozen=True, slots=True)
 class PreparedDocument:
@@ -21,11 +26,23 @@ class PreparedDocument:
     passages: tuple[tuple[int, int], ...]
     postings: dict[str, tuple[int, ...]]  # content key -> indices into ``terms``
     content_terms: int
+    by_prefix: dict[str, tuple[str, ...]]  # first 5 characters -> content keys (prefix matches)
+    by_suffix: dict[str, tuple[str, ...]]  # last 4 characters -> content keys (compound heads)
+
+
+_HASHES: dict[str, str] = {}
 
 
 def text_hash(text: str) -> str:
-    """The document-text part of a verdict's cache key."""
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    """The document-text part of a verdict's cache key (memoised: a run cites the same
+    documents again and again, and a str keeps its own hash)."""
+    h = _HASHES.get(text)
+    if h is None:
+        h = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+        if len(_HASHES) > 4096:
+            _HASHES.clear()
+        _HASHES[text] = h
+    return h
 
 
 def prepare(text: str, settings: SupportSettings) -> PreparedDocument:
@@ -43,6 +60,12 @@ def prepare(text: str, settings: SupportSettings) -> PreparedDocument:
     for i, term in enumerate(terms):
         if term.content:
             postings.setdefault(term.key, []).append(i)
+    by_prefix: dict[str, list[str]] = {}
+    by_suffix: dict[str, list[str]] = {}
+    for key in postings:
+        if not key.startswith("#"):
+            by_prefix.setdefault(key[:PREFIX_BUCKET], []).append(key)
+            by_suffix.setdefault(key[-SUFFIX_BUCKET:], []).append(key)
     return PreparedDocument(
         text=text,
         guess=LanguageGuess(guess.script, language, guess.confident),
@@ -51,6 +74,8 @@ def prepare(text: str, settings: SupportSettings) -> PreparedDocument:
         passages=tuple(passages),
         postings={k: tuple(v) for k, v in postings.items()},
         content_terms=sum(1 for t in terms if t.content),
+        by_prefix={k: tuple(v) for k, v in by_prefix.items()},
+        by_suffix={k: tuple(v) for k, v in by_suffix.items()},
     )
 
 

@@ -9,7 +9,7 @@ the thresholds in thresholds.toml; see docs/support.md.
 
 from __future__ import annotations
 
-from citelens.support.document_terms import PreparedDocument, PreparedDocuments
+from citelens.support.document_terms import PREFIX_BUCKET, SUFFIX_BUCKET, PreparedDocument, PreparedDocuments
 from citelens.support.language import different_languages, guess_language
 from citelens.support.settings import SupportSettings, default_settings
 from citelens.support.terms import NAME, NUMBER, Term, extract_terms
@@ -62,19 +62,22 @@ def _content_weights(terms: list[Term], settings: SupportSettings) -> dict[str, 
 
 
 def _document_keys(key: str, doc: PreparedDocument, settings: SupportSettings) -> list[str]:
-    """The document keys that count as ``key``: itself, and compounds ending in it."""
+    """The document keys that count as ``key``: itself, compounds ending in it, and stems
+    that begin with it or that it begins (sharing at least ``min_prefix_match`` characters)."""
     keys = [key] if key in doc.postings else []
     if key.startswith("#"):
         return keys
     n = settings.min_suffix_match
     if n and len(key) >= n:
-        keys.extend(k for k in doc.postings if k != key and len(k) > len(key) and k.endswith(key))
+        pool = doc.by_suffix.get(key[-SUFFIX_BUCKET:], ()) if n >= SUFFIX_BUCKET else doc.postings
+        keys.extend(k for k in pool if len(k) > len(key) and k.endswith(key))
     n = settings.min_prefix_match
     if n and len(key) >= n:
+        pool = doc.by_prefix.get(key[:PREFIX_BUCKET], ()) if n >= PREFIX_BUCKET else doc.postings
         keys.extend(
             k
-            for k in doc.postings
-            if k != key and k[:n] == key[:n] and (k.startswith(key) or key.startswith(k))
+            for k in pool
+            if k != key and k[:n] == key[:n] and (k.startswith(key) or key.startswith(k)) and k not in keys
         )
     return keys
 
@@ -125,7 +128,7 @@ def _judge_terms(
     names = sum(weights[k] for k in covered if k in name_keys)
     return SupportVerdict(
         verdict=verdict,
-        score=coverage,
+        score=round(coverage, 4),
         details={
             "best_single": best_single,
             "name_share": names / total if total else 0.0,

@@ -6,7 +6,7 @@ from typing import Any
 
 from citelens.check.finding import Finding
 from citelens.check.fix_context import FixContext, citations_of, references_of, sentence_index
-from citelens.check.view import SHAPE_NAMES, JsonArray, is_number
+from citelens.check.view import SHAPE_NAMES, is_number
 from citelens.source.edits import Edit, Fix, add_member, append_items, fix, remove_items, replace_value
 
 
@@ -34,7 +34,7 @@ def fix_citation_duplicate(f: Finding, ctx: FixContext) -> Fix | None:
     i = sentence_index(f, ctx)
     cits: Any  # the sentence's citations: a list when their node is an array
     node, cits = citations_of(ctx, i) if i is not None else (None, None)
-    if node is None or node.kind != "array":
+    if node is None or node.kind != "array" or not isinstance(cits, list):
         return None
     seen: set[Any] = set()
     dupes: list[int] = []
@@ -72,6 +72,8 @@ def fix_citation_count(f: Finding, ctx: FixContext) -> Fix | None:
         keep = {d for d, _ in order[:limit]}
         new: Any = {d: s for d, s in cits.items() if d in keep}
         return fix(f"Keep the {limit} highest-scored citations", [replace_value(node, new)], unsafe=True)
+    if not isinstance(cits, list):
+        return None
     return fix(f"Keep the first {limit} citations", remove_items(node, range(limit, len(cits))), unsafe=True)
 
 
@@ -92,7 +94,7 @@ def fix_citation_score(f: Finding, ctx: FixContext) -> Fix | None:
 
 
 def _convert_sentence(
-    cits: Any, target: str, refs: JsonArray, shape: str | None
+    cits: Any, target: str, refs: list[str], shape: str | None
 ) -> tuple[Any, list[str]] | None:
     """Citations of one sentence in the `target` shape, plus doc ids to add to refs."""
     if cits is None:

@@ -27,7 +27,12 @@ def json_document(results: list[FileResult], summary: Summary | None = None) -> 
         }
         for row in located_findings(results)
     ]
-    return {"findings": findings, "summary": summary_document(results, summary)}
+    document: dict[str, Any] = {"findings": findings, "summary": summary_document(results, summary)}
+    if any(r.support is not None for r in results):  # `check --support`: verdicts with evidence offsets
+        from citelens.support.summary import file_document
+
+        document["support"] = [file_document(r.path, r.support) for r in results if r.support is not None]
+    return document
 
 
 def summary_document(results: list[FileResult], summary: Summary | None = None) -> dict[str, int]:

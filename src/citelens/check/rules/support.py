@@ -1,0 +1,38 @@
+"""Support rules (only with support on: `--support` or `support = true`):
+citation_unsupported, citation_weak and support_unchecked.
+
+The verdicts and their messages come from the support layer (`citelens.support`, which
+sits above this one): the checker is handed a `SupportHook` and this rule asks it to add
+the findings of one report. A sentence whose citations all fail gets one finding on its
+text instead of one per citation."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from citelens.check.rule import Rule
+from citelens.check.view import ReportView
+
+
+class SupportHook(Protocol):
+    """What the checker needs from `citelens.support.run.SupportRun`."""
+
+    def prepare(self, views: list[ReportView]) -> list[Any]:
+        """Judge every citation of these reports at once; each report's support, in order."""
+        ...
+
+    def add_findings(self, view: ReportView, report: Any | None = None) -> Any:
+        """Add the support findings of one report to `view.findings`."""
+        ...
+
+
+def check_support(view: ReportView, hook: SupportHook, report: Any | None = None) -> Any:
+    """citation_unsupported / citation_weak / support_unchecked for one report."""
+    return hook.add_findings(view, report)
+
+
+RULES = (
+    Rule("citation_unsupported", check_support, default_severity="warning", scope="support"),
+    Rule("citation_weak", check_support, default_severity="info", scope="support"),
+    Rule("support_unchecked", check_support, default_severity="info", scope="support", on_by_default=False),
+)

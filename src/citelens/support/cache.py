@@ -1,0 +1,95 @@
+"""Verdicts cached per (sentence text, document id, document text hash, settings): in
+memory for the session and, given a path, on disk (SQLite, shared by processes), so
+re-checking an unchanged run costs a lookup per citation."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+from pathlib import Path
+
+from citelens.support.settings import SupportSettings
+from citelens.support.verdict import SupportVerdict
+
+_SCHEMA = "CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, verdict TEXT NOT NULL)"
+
+
+def settings_fingerprint(settings: SupportSettings) -> str:
+    """Changing a threshold changes every key: old verdicts are not reused under new rules."""
+    return hashlib.blake2b(
+        json.dumps(settings.model_dump(), sort_keys=True).encode(), digest_size=8
+    ).hexdigest()
+
+
+def verdict_key(sentence: str, doc_id: str, doc_hash: str, fingerprint: str) -> str:
+    h = hashlib.blake2b(digest_size=20)
+    for part in (sentence, doc_id, doc_hash, fingerprint):
+        h.update(part.encode("utf-8", "surrogatepass"))
+        h.update(b"\x00")
+    return h.hexdigest()
+
+
+class VerdictCache:
+    """A dict in front of an optional SQLite file; writes are batched by ``flush``."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.memory: dict[str, SupportVerdict] = {}
+        self.path = Path(path) if path is not None else None
+        self._pending: dict[str, str] = {}
+        self._lock = threading.Lock()
+        self._db: sqlite3.Connection | None = None
+        self.hits = 0
+        self.misses = 0
+
+    def _connect(self) -> sqlite3.Connection | None:
+        if self.path is None:
+            return None
+        if self._db is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False)
+            self._db.execute(_SCHEMA)
+        return self._db
+
+    def get_many(self, keys: list[str]) -> dict[str, SupportVerdict]:
+        """The cached verdicts among ``keys`` (memory first, then disk)."""
+        found = {k: self.memory[k] for k in keys if k in self.memory}
+        missing = [k for k in keys if k not in found]
+        db = self._connect()
+        if missing and db is not None:
+            with self._lock:
+                for start in range(0, len(missing), 500):
+                    chunk = missing[start : start + 500]
+                    marks = ",".join("?" * len(chunk))
+                    for key, text in db.execute(
+                        f"SELECT key, verdict FROM verdicts WHERE key IN ({marks})", chunk
+                    ):
+                        verdict = SupportVerdict.from_dict(json.loads(text))
+                        self.memory[key] = verdict
+                        found[key] = verdict
+        self.hits += len(found)
+        self.misses += len(keys) - len(found)
+        return found
+
+    def put(self, key: str, verdict: SupportVerdict) -> None:
+        self.memory[key] = verdict
+        if self.path is not None:
+            self._pending[key] = json.dumps(verdict.to_dict(), ensure_ascii=False)
+
+    def flush(self) -> None:
+        """Write the new verdicts to disk in one transaction."""
+        db = self._connect()
+        if db is None or not self._pending:
+            return
+        with self._lock, db:
+            db.executemany(
+                "INSERT OR REPLACE INTO verdicts (key, verdict) VALUES (?, ?)", self._pending.items()
+            )
+        self._pending.clear()
+
+    def close(self) -> None:
+        self.flush()
+        if self._db is not None:
+            self._db.close()
+            self._db = None
