@@ -17,6 +17,8 @@ The output is the same as aligning everything (tested on every preset).
 from __future__ import annotations
 
 import heapq
+from collections.abc import Mapping, Sequence
+from typing import TypeAlias
 
 import numpy as np
 
@@ -33,6 +35,9 @@ from citelens.align.evidence import score_hit
 from citelens.align.match_chains import best_chain, longest_chain
 from citelens.align.smith_waterman import Hit
 from citelens.align.status import rank_citations
+
+#: passages still to visit: (-bound, position in the selection), a min-heap
+Queue: TypeAlias = list[tuple[float, int]]
 
 EPS = 1e-9
 SUPPORT, UNKNOWN, CITATION = 0, 1, 2
@@ -51,7 +56,9 @@ def can_skip(cfg: CitationConfig, ctx: SpanContext) -> bool:
     )
 
 
-def thresholds(out: Outcome, cfg: CitationConfig, n_sources: int, code_of) -> tuple[float, np.ndarray, float]:
+def thresholds(
+    out: Outcome, cfg: CitationConfig, n_sources: int, code_of: Mapping[str, Sequence[int]]
+) -> tuple[float, np.ndarray, float]:
     """Scores a passage must reach to still matter: to enter the full citation list, to
     pass a source that already has its citations, to enter the full support list."""
     full = -np.inf
@@ -76,7 +83,18 @@ def thresholds(out: Outcome, cfg: CitationConfig, n_sources: int, code_of) -> tu
     return full, caps, support_full
 
 
-def bounded_search(ctx, answer_ids, ps, emb, lexical, coverage, bound, klass, certain, out: Outcome) -> None:
+def bounded_search(
+    ctx: SpanContext,
+    answer_ids: list[int],
+    ps: np.ndarray,
+    emb: list[float],
+    lexical: list[float],
+    coverage: list[float],
+    bound: list[float],
+    klass: list[int],
+    certain: bool,
+    out: Outcome,
+) -> None:
     """Visit passages best-bound-first and settle each one as cheaply as possible.
 
     A passage is dropped as soon as the results settled so far keep it out of both
@@ -234,8 +252,19 @@ _CHAINS_BEFORE_BULK = 24
 
 
 def _settle_far_passages(
-    ctx, answer_ids, ps, emb, lexical, coverage, bound, klass, certain, exact, queue, out
-) -> list:
+    ctx: SpanContext,
+    answer_ids: list[int],
+    ps: np.ndarray,
+    emb: list[float],
+    lexical: list[float],
+    coverage: list[float],
+    bound: list[float],
+    klass: list[int],
+    certain: bool,
+    exact: list[bool],
+    queue: Queue,
+    out: Outcome,
+) -> Queue:
     """Settle the queued passages that cannot hold two matches, all at once.
 
     Such a passage aligns to exactly one match (score 2, 1 match, a 1-token span), so

@@ -7,12 +7,27 @@ rule and the evidence extraction to one alignment.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TypeAlias
 
+from citelens.align.components import AlignmentLike, CustomAligner, TextTokenizer
 from citelens.align.config import CitationConfig
 from citelens.align.corpus import PreparedCorpus
-from citelens.align.evidence import contains_all, draft_citation, evidence_spans, passes_gate, score_hit
+from citelens.align.embeddings import EmbeddingIndex
+from citelens.align.evidence import (
+    CitationDraft,
+    contains_all,
+    draft_citation,
+    evidence_spans,
+    passes_gate,
+    score_hit,
+)
 from citelens.align.smith_waterman import Hit, SmithWatermanAligner, align_many
+
+#: a support candidate: (-score, source index, passage start, passage, lexical, embedding),
+#: so that plain tuple order is the reference's support order
+SupportEntry: TypeAlias = tuple[float, int, int, int, float, float]
 
 
 @dataclass(slots=True)
@@ -21,23 +36,23 @@ class SpanContext:
 
     corpus: PreparedCorpus
     cfg: CitationConfig
-    tokenizer: object
-    aligner: object | None = None  # a custom aligner object, or None for ours
-    embedding_index: object | None = None
+    tokenizer: TextTokenizer
+    aligner: CustomAligner | None = None  # a custom aligner object, or None for ours
+    embedding_index: EmbeddingIndex | None = None
     stop_ids: frozenset[int] = frozenset()
     has_vocab: bool = True
     alignments: int = 0
-    timings: dict = field(default_factory=lambda: {"align_ms": 0.0})
+    timings: dict[str, float] = field(default_factory=lambda: {"align_ms": 0.0})
 
 
 @dataclass(slots=True)
 class Outcome:
-    citations: list
-    support: list
+    citations: list[CitationDraft]
+    support: list[SupportEntry]
 
 
 def align_candidates(
-    ctx: SpanContext, answer_ids: list[int], passages: list[int], gap: int | None = None
+    ctx: SpanContext, answer_ids: Sequence[int], passages: list[int], gap: int | None = None
 ) -> list[Hit]:
     corpus, cfg = ctx.corpus, ctx.cfg
     targets = [corpus.passage_tokens(p) for p in passages]
@@ -55,7 +70,9 @@ def align_candidates(
         return ctx.aligner.hits(answer_ids, targets)
     batch = getattr(ctx.aligner, "align_batch", None)
     lists = [t.tolist() for t in targets]
-    raw = batch(answer_ids, lists) if batch is not None else [ctx.aligner.align(answer_ids, t) for t in lists]
+    raw: list[AlignmentLike] = (
+        batch(answer_ids, lists) if batch is not None else [ctx.aligner.align(answer_ids, t) for t in lists]
+    )
     return [
         Hit(
             a.score,
@@ -74,7 +91,16 @@ def trusted(ctx: SpanContext) -> bool:
     return ctx.aligner is None or type(ctx.aligner) is SmithWatermanAligner
 
 
-def settle(ctx, p, hit, answer_ids, lexical, embedding, coverage, out: Outcome) -> bool:
+def settle(
+    ctx: SpanContext,
+    p: int,
+    hit: Hit,
+    answer_ids: Sequence[int],
+    lexical: float,
+    embedding: float,
+    coverage: float,
+    out: Outcome,
+) -> bool:
     """Turn one alignment into a citation (True) or a support entry (False)."""
     cfg, corpus = ctx.cfg, ctx.corpus
     scored = score_hit(hit, len(answer_ids), lexical, embedding, cfg)
@@ -95,7 +121,9 @@ def settle(ctx, p, hit, answer_ids, lexical, embedding, coverage, out: Outcome) 
     return False
 
 
-def support_entry(corpus: PreparedCorpus, p: int, score: float, lexical: float, embedding: float) -> tuple:
+def support_entry(
+    corpus: PreparedCorpus, p: int, score: float, lexical: float, embedding: float
+) -> SupportEntry:
     """A support candidate as a tuple that sorts in the reference's support order."""
     source = corpus.sources[corpus.passage_source[p]]
     start = source.base_offset + int(corpus.passage_starts[p])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from citelens.align.config import CitationConfig
 from citelens.align.corpus import PreparedCorpus
@@ -13,6 +13,9 @@ from citelens.align.segmenter import SimpleAnswerSegmenter, SimpleSegmenter
 from citelens.align.smith_waterman import SmithWatermanAligner
 from citelens.align.span_alignment import SpanContext, search_span
 from citelens.align.tokenizer import SHARED_VOCABULARY, Tokenizer
+
+if TYPE_CHECKING:
+    from citelens.align.models import AlignmentMetrics, SpanCitations
 
 BACKENDS = ("auto", "python", "rust")
 
@@ -100,7 +103,7 @@ class PreparedCitationCorpus:
         answer_segmenter: Any = None,
         aligner: Any = None,
         on_metrics: Callable[[Any], None] | None = None,
-    ) -> list:
+    ) -> list[SpanCitations]:
         from citelens.align.models import SpanCitations
 
         _check_backend(backend)
@@ -159,7 +162,15 @@ class PreparedCitationCorpus:
         return out
 
 
-def _report(on_metrics, total_ms, n_spans, n_candidates, n_alignments, embed_ms=0.0, align_ms=0.0) -> None:
+def _report(
+    on_metrics: Callable[[AlignmentMetrics], None] | None,
+    total_ms: float,
+    n_spans: int,
+    n_candidates: int,
+    n_alignments: int,
+    embed_ms: float = 0.0,
+    align_ms: float = 0.0,
+) -> None:
     if on_metrics is None:
         return
     from citelens.align.models import AlignmentMetrics
@@ -188,7 +199,7 @@ def align_citations(
     aligner: Any = None,
     embedder: Any = None,
     on_metrics: Callable[[Any], None] | None = None,
-) -> list:
+) -> list[SpanCitations]:
     """One ``SpanCitations`` per answer sentence, in answer order.
 
     ``sources`` may mix plain strings (id = position), ``SourceDocument`` and
@@ -204,7 +215,7 @@ def align_citations(
     prepared = PreparedCitationCorpus.from_sources(
         sources, config=cfg, source_segmenter=source_segmenter, tokenizer=tokenizer, embedder=embedder
     )
-    captured: list = []
+    captured: list[AlignmentMetrics] = []
     results = prepared.align(
         answer,
         backend=backend,

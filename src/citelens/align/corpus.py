@@ -13,7 +13,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 
@@ -148,12 +148,16 @@ def prepare_document(
     )
 
 
+#: (source id, window, stride, text length, text hash)
+DocumentKey: TypeAlias = tuple[str, int, int, int, int]
+
+
 class DocumentCache:
     """Prepared documents by (source id, window, stride, text hash), least recently used out."""
 
     def __init__(self, max_tokens: int = 5_000_000) -> None:
         self.max_tokens = max_tokens
-        self._docs: OrderedDict[tuple, PreparedDocument] = OrderedDict()
+        self._docs: OrderedDict[DocumentKey, PreparedDocument] = OrderedDict()
         self._tokens = 0
         self._lock = threading.Lock()
 
@@ -314,7 +318,8 @@ class PreparedCorpus:
 
     def passage_text(self, p: int) -> str:
         src = self.sources[self.passage_source[p]]
-        return src.text[self.passage_starts[p] : self.passage_ends[p]]
+        text: str = src.text[self.passage_starts[p] : self.passage_ends[p]]
+        return text
 
     def idf_of(self, token_id: int) -> float:
         return float(self.idf[token_id]) if 0 <= token_id < self.idf.shape[0] else 1.0

@@ -8,11 +8,19 @@ holds against the whole document whenever it is known.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeAlias
 
 from citelens.align.config import CitationConfig
 from citelens.align.corpus import PreparedCorpus
 from citelens.align.smith_waterman import Hit
+
+if TYPE_CHECKING:
+    from citelens.align.models import Citation, RetrievalSupport
+
+#: two citations with equal keys (same source, same evidence spans) are duplicates
+EvidenceKey: TypeAlias = tuple[str, tuple[tuple[int, int], ...]]
 
 
 @dataclass(slots=True)
@@ -55,7 +63,7 @@ def passes_gate(hit: Hit, scored: Scored, passage_coverage: float, cfg: Citation
     return passage_coverage > 0.0 and (scored.answer_coverage >= floor or passage_coverage >= floor)
 
 
-def contains_all(answer_ids, evidence_ids) -> bool:
+def contains_all(answer_ids: Iterable[int], evidence_ids: Iterable[int]) -> bool:
     """Every answer token occurs in the evidence, counting repeats."""
     needed = Counter(answer_ids)
     for t in evidence_ids:
@@ -138,7 +146,7 @@ class CitationDraft:
         return self.scored.answer_coverage
 
     @property
-    def evidence_key(self) -> tuple:
+    def evidence_key(self) -> EvidenceKey:
         return (self.source_id, tuple(self.spans))
 
 
@@ -179,7 +187,7 @@ def draft_citation(
     )
 
 
-def make_citation(corpus: PreparedCorpus, d: CitationDraft):
+def make_citation(corpus: PreparedCorpus, d: CitationDraft) -> Citation:
     from citelens.align.models import Citation, EvidenceSpan
 
     p, hit, scored, spans = d.candidate_index, d.hit, d.scored, d.spans
@@ -212,7 +220,7 @@ def make_citation(corpus: PreparedCorpus, d: CitationDraft):
     )
 
 
-def make_support(corpus: PreparedCorpus, d: SupportDraft):
+def make_support(corpus: PreparedCorpus, d: SupportDraft) -> RetrievalSupport:
     from citelens.align.models import RetrievalSupport
 
     p = d.candidate_index

@@ -8,10 +8,12 @@ the grounded spans (supported, and partial unless excluded) over all characters.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from citelens.align.models import AnswerSpan, SpanCitations, Status
+from citelens.align.config import CitationConfig
+from citelens.align.models import AnswerSpan, Citation, SpanCitations, Status
 
 
 class HallucinationConfig(BaseModel):
@@ -56,7 +58,7 @@ class HallucinationMetrics(BaseModel):
     weakly_supported_spans: list[AnswerSpan] = Field(default_factory=list)
 
 
-def _coverage(citation) -> float:
+def _coverage(citation: Citation) -> float:
     return float(citation.components.get("answer_coverage", 0.0))
 
 
@@ -140,7 +142,13 @@ def compute_hallucination_metrics(
 
 
 def is_grounded(
-    answer: str, sources, *, threshold: float = 0.5, config=None, hallucination_config=None, **kwargs
+    answer: str,
+    sources: Sequence[Any],
+    *,
+    threshold: float = 0.5,
+    config: CitationConfig | None = None,
+    hallucination_config: HallucinationConfig | None = None,
+    **kwargs: Any,
 ) -> bool:
     """True when the answer's groundedness reaches ``threshold``."""
     from citelens.align.citations import align_citations
@@ -150,7 +158,13 @@ def is_grounded(
 
 
 def is_hallucinated(
-    answer: str, sources, *, threshold: float = 0.5, config=None, hallucination_config=None, **kwargs
+    answer: str,
+    sources: Sequence[Any],
+    *,
+    threshold: float = 0.5,
+    config: CitationConfig | None = None,
+    hallucination_config: HallucinationConfig | None = None,
+    **kwargs: Any,
 ) -> bool:
     """True when the hallucination rate exceeds ``threshold``."""
     from citelens.align.citations import align_citations

@@ -20,6 +20,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeAlias
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from citelens.align.models import Alignment
+
+#: token ids: a list, or a slice of a prepared corpus's int32 token array
+Tokens: TypeAlias = "Sequence[int] | npt.NDArray[np.int32]"
+#: (score, token_start, token_end, query_start, query_end, matches), one entry per target
+HitArrays: TypeAlias = "tuple[npt.NDArray[np.int64], ...]"
+#: the match blocks of each target, when asked for
+TargetBlocks: TypeAlias = list[list[tuple[int, int]]]
 
 STOP, DIAGONAL, UP, LEFT = 0, 1, 2, 3
 
@@ -52,8 +66,8 @@ def _blocks(positions: list[int]) -> list[tuple[int, int]]:
 
 
 def align_pair(
-    query: Sequence[int],
-    target: Sequence[int],
+    query: Tokens,
+    target: Tokens,
     match: int = 2,
     mismatch: int = -1,
     gap: int = -1,
@@ -135,8 +149,8 @@ def _fits(m: int, n_cols: int, gap_cost: int) -> bool:
 
 
 def align_many(
-    query: Sequence[int],
-    targets: Sequence[Sequence[int]],
+    query: Tokens,
+    targets: Sequence[Tokens],
     match: int = 2,
     mismatch: int = -1,
     gap: int = -1,
@@ -156,14 +170,18 @@ def align_many(
             out.append(align_pair(query, chunk[0], match, mismatch, gap, with_blocks=with_blocks))
             continue
         arrays, blocks = _align_packed(query, chunk, match, mismatch, gap, with_blocks)
-        for k, row in enumerate(zip(*(a.tolist() for a in arrays))):
-            out.append(Hit(*row, blocks[k] if blocks is not None else []))
+        for k, (score, t_start, t_end, q_start, q_end, matches) in enumerate(
+            zip(*(a.tolist() for a in arrays))
+        ):
+            out.append(
+                Hit(score, t_start, t_end, q_start, q_end, matches, blocks[k] if blocks is not None else [])
+            )
     return out
 
 
 def align_many_arrays(
-    query: Sequence[int], targets: Sequence[Sequence[int]], match: int = 2, mismatch: int = -1, gap: int = -1
-):
+    query: Tokens, targets: Sequence[Tokens], match: int = 2, mismatch: int = -1, gap: int = -1
+) -> HitArrays:
     """Like ``align_many`` without match blocks, as six int64 arrays (score, token_start,
     token_end, query_start, query_end, matches) - for scoring many passages at once."""
     import numpy as np
@@ -174,7 +192,7 @@ def align_many_arrays(
             np.asarray([getattr(h, f) for h in hits], dtype=np.int64)
             for f in ("score", "token_start", "token_end", "query_start", "query_end", "matches")
         )
-    parts = []
+    parts: list[HitArrays] = []
     for chunk in _chunks(len(query), targets, -gap):
         if len(chunk) == 1 and not _fits(len(query), len(chunk[0]) + 1, -gap):
             h = align_pair(query, chunk[0], match, mismatch, gap)
@@ -189,10 +207,10 @@ def align_many_arrays(
     return tuple(np.concatenate([p[i] for p in parts]) for i in range(6))
 
 
-def _chunks(m: int, targets: Sequence[Sequence[int]], gap_cost: int) -> list:
+def _chunks(m: int, targets: Sequence[Tokens], gap_cost: int) -> list[list[Tokens]]:
     """Consecutive groups of targets small enough for one packed pass."""
-    chunks: list = []
-    current: list = []
+    chunks: list[list[Tokens]] = []
+    current: list[Tokens] = []
     cols = 0
     for t in targets:
         width = len(t) + 1
@@ -206,7 +224,9 @@ def _chunks(m: int, targets: Sequence[Sequence[int]], gap_cost: int) -> list:
     return chunks
 
 
-def _align_packed(query, targets, match, mismatch, gap, with_blocks):
+def _align_packed(
+    query: Tokens, targets: Sequence[Tokens], match: int, mismatch: int, gap: int, with_blocks: bool
+) -> tuple[HitArrays, TargetBlocks | None]:
     """(score, token_start, token_end, query_start, query_end, matches) arrays, and the
     match blocks per target when asked."""
     import numpy as np
@@ -310,6 +330,7 @@ def _align_packed(query, targets, match, mismatch, gap, with_blocks):
     arrays = tuple(np.where(found, a, zero) for a in (score, t_start, t_end, q_start, rows_end, matches))
     blocks = None
     if with_blocks:
+        assert moves is not None  # allocated above whenever blocks are asked for
         blocks = [
             _trace_blocks(moves, q, layout, int(rows_end[k]), int(col[k]), int(offsets[k]))
             if found[k]
@@ -319,7 +340,14 @@ def _align_packed(query, targets, match, mismatch, gap, with_blocks):
     return arrays, blocks
 
 
-def _trace_blocks(moves, q, layout, i: int, col: int, off: int) -> list[tuple[int, int]]:
+def _trace_blocks(
+    moves: npt.NDArray[np.int8],
+    q: npt.NDArray[np.int64],
+    layout: npt.NDArray[np.int64],
+    i: int,
+    col: int,
+    off: int,
+) -> list[tuple[int, int]]:
     positions: list[int] = []
     while i > 0:
         move = moves[i - 1, col]
@@ -354,7 +382,7 @@ class SmithWatermanAligner:
         self.gap_score = gap_score
         self.return_match_blocks = return_match_blocks
 
-    def hits(self, seq1: Sequence[int], seqs: Sequence[Sequence[int]]) -> list[Hit]:
+    def hits(self, seq1: Tokens, seqs: Sequence[Tokens]) -> list[Hit]:
         return align_many(
             seq1,
             seqs,
@@ -364,10 +392,10 @@ class SmithWatermanAligner:
             with_blocks=self.return_match_blocks,
         )
 
-    def align(self, seq1: Sequence[int], seq2: Sequence[int]):
+    def align(self, seq1: Sequence[int], seq2: Sequence[int]) -> Alignment:
         return self.align_batch(seq1, [seq2])[0]
 
-    def align_batch(self, seq1: Sequence[int], seqs: Sequence[Sequence[int]]) -> list:
+    def align_batch(self, seq1: Sequence[int], seqs: Sequence[Sequence[int]]) -> list[Alignment]:
         from citelens.align.models import Alignment
 
         return [

@@ -3,20 +3,27 @@
 from __future__ import annotations
 
 import heapq
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from citelens.align.bounded_search import CITATION, EPS, SUPPORT, UNKNOWN, bounded_search, can_skip
 from citelens.align.candidate_outcomes import Outcome, SpanContext, align_candidates, settle
 from citelens.align.evidence import SupportDraft, make_citation, make_support
-from citelens.align.lexical import content_coverage, match_passages, top_lexical
+from citelens.align.lexical import LexicalMatch, content_coverage, match_passages, top_lexical
 from citelens.align.status import rank_citations, span_status
 from citelens.align.structured import split_range_dashes
+
+if TYPE_CHECKING:
+    from citelens.align.models import Citation, RetrievalSupport
 
 __all__ = ["SpanContext", "search_span"]
 
 
-def search_span(ctx: SpanContext, text: str, answer_ids: list[int], query_vector=None):
+def search_span(
+    ctx: SpanContext, text: str, answer_ids: list[int], query_vector: Sequence[float] | None = None
+) -> tuple[list[Citation], list[RetrievalSupport], str]:
     """(ranked citations, ranked support, status) for one answer span."""
     cfg, corpus = ctx.cfg, ctx.corpus
     out = Outcome([], [])
@@ -53,7 +60,16 @@ def search_span(ctx: SpanContext, text: str, answer_ids: list[int], query_vector
     return citations, [make_support(corpus, d) for d in drafts_support], status
 
 
-def _align_selected(ctx, text, answer_ids, ps, emb_arr, lexical_arr, lex, out: Outcome) -> None:
+def _align_selected(
+    ctx: SpanContext,
+    text: str,
+    answer_ids: list[int],
+    ps: np.ndarray,
+    emb_arr: np.ndarray,
+    lexical_arr: np.ndarray,
+    lex: LexicalMatch,
+    out: Outcome,
+) -> None:
     cfg, corpus = ctx.cfg, ctx.corpus
     m = len(answer_ids)
     emb = emb_arr.tolist()
@@ -63,7 +79,7 @@ def _align_selected(ctx, text, answer_ids, ps, emb_arr, lexical_arr, lex, out: O
 
     if structured or not can_skip(cfg, ctx):  # align everything, as the reference does
         hits = align_candidates(ctx, answer_ids, ps.tolist())
-        cited = set()
+        cited: set[int] = set()
         for k, hit in enumerate(hits):
             if settle(ctx, int(ps[k]), hit, answer_ids, lexical[k], emb[k], coverage[k], out):
                 cited.add(int(ps[k]))
@@ -91,7 +107,15 @@ def _align_selected(ctx, text, answer_ids, ps, emb_arr, lexical_arr, lex, out: O
     bounded_search(ctx, answer_ids, ps, emb, lexical, coverage, bound.tolist(), klass.tolist(), certain, out)
 
 
-def _retry_structured(ctx, text, ps, emb, lexical, cited, out: Outcome) -> None:
+def _retry_structured(
+    ctx: SpanContext,
+    text: str,
+    ps: np.ndarray,
+    emb: list[float],
+    lexical: list[float],
+    cited: set[int],
+    out: Outcome,
+) -> None:
     """Gap-free re-alignment of uncited passages of field:value sources."""
     cfg, corpus = ctx.cfg, ctx.corpus
     if not isinstance(cfg.gap_score, int) or cfg.gap_score >= 0:
@@ -109,7 +133,7 @@ def _retry_structured(ctx, text, ps, emb, lexical, cited, out: Outcome) -> None:
     if not picks:
         return
     hits = align_candidates(ctx, answer_ids, [int(ps[k]) for k in picks], gap=0)
-    newly = set()
+    newly: set[int] = set()
     for k, hit in zip(picks, hits):
         p = int(ps[k])
         coverage = (

@@ -4,26 +4,30 @@ from __future__ import annotations
 
 from citelens.align.config import CitationConfig
 from citelens.align.contradiction import contradicts
+from citelens.align.evidence import CitationDraft, EvidenceKey
+
+#: what citations sort by: score first, then position and source (see ``citation_key``)
+CitationOrder = tuple[float, int, int, int, int]
 
 
-def citation_key(c, prefer_source_order: bool) -> tuple:
+def citation_key(c: CitationDraft, prefer_source_order: bool) -> CitationOrder:
     length = c.char_end - c.char_start
     if prefer_source_order:
         return (-c.score, c.source_index, c.char_start, -length, c.candidate_index)
     return (-c.score, c.char_start, -length, c.source_index, c.candidate_index)
 
 
-def evidence_key(c) -> tuple:
+def evidence_key(c: CitationDraft) -> EvidenceKey:
     """Citations with the same source and the same evidence spans are duplicates."""
     return c.evidence_key
 
 
-def rank_citations(citations: list, cfg: CitationConfig) -> list:
+def rank_citations(citations: list[CitationDraft], cfg: CitationConfig) -> list[CitationDraft]:
     """Best first; duplicates dropped; at most ``max_citations_per_source`` each; ``top_k`` in all."""
     ordered = sorted(citations, key=lambda c: citation_key(c, cfg.prefer_source_order))
-    seen: set = set()
+    seen: set[EvidenceKey] = set()
     per_source: dict[str, int] = {}
-    out: list = []
+    out: list[CitationDraft] = []
     for c in ordered:
         key = evidence_key(c)
         if key in seen:
@@ -40,7 +44,11 @@ def rank_citations(citations: list, cfg: CitationConfig) -> list:
 
 
 def span_status(
-    citations: list, cfg: CitationConfig, answer_text: str, best_passage_text: str, best_evidence: str = ""
+    citations: list[CitationDraft],
+    cfg: CitationConfig,
+    answer_text: str,
+    best_passage_text: str,
+    best_evidence: str = "",
 ) -> str:
     """unsupported without citations; partial if the best passage contradicts; else by coverage."""
     if not citations:

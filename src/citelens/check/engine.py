@@ -14,10 +14,10 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias, cast
 
 from citelens.check import workers
-from citelens.check.finding import Finding, Fix
+from citelens.check.finding import Finding, Fix, Severity, Target
 from citelens.check.fix_context import FixContext, fix_for
 from citelens.check.registry import RULES, STRUCTURE_CODES, SUPPORT_CODES
 from citelens.check.result import FileResult
@@ -34,7 +34,8 @@ from citelens.check.view import ReportView, TopicInfo
 from citelens.source.document import Item, SourceFile, decode, read_source
 from citelens.source.edits import shift
 from citelens.source.json_locate import Locator
-from citelens.source.json_nodes import locate
+from citelens.source.json_nodes import Node, locate
+from citelens.source.json_scan import ValueProblem
 from citelens.source.json_types import json_type
 
 _PROBLEM_CODES = {
@@ -43,6 +44,11 @@ _PROBLEM_CODES = {
     "overflow": "json_syntax",
     "surrogate": "encoding",
 }
+
+
+#: where file-level findings go inside their reports, kept across calls by a session:
+#: (id of the report's value, pointer, target) -> (that value, start, end in the report)
+SpanCache: TypeAlias = dict[tuple[int, str, Target] | None, tuple[object, int, int]]
 
 
 def run_rules(
@@ -84,7 +90,7 @@ class Policy:
     strict: bool = False
     overrides: Mapping[str, str] = field(default_factory=dict)
 
-    def severity(self, code: str) -> str | None:
+    def severity(self, code: str) -> Severity | None:
         if code in STRUCTURE_CODES:  # a file that cannot be read: never lowered or hidden
             return "error"
         override = self.overrides.get(code)
@@ -94,8 +100,8 @@ class Policy:
             return None  # support_unchecked: off unless a severity turns it on
         if self.strict:  # every reported finding an error, whatever a config lowered
             return "error"
-        if override is not None:
-            return override
+        if override is not None:  # a severity: the settings readers let only those and "ignore" in
+            return cast(Severity, override)
         if code in SUPPORT_CODES:  # the support verdicts keep their rule's severity under every spec
             return RULES[code].default_severity
         rule = RULES.get(code)
@@ -179,7 +185,7 @@ class Checker:
         result.support = support
         return result
 
-    def _prepare_support(self, items: list[Item]) -> list:
+    def _prepare_support(self, items: list[Item]) -> list[Any]:
         """Judge every citation of the file at once (on the support executor, before any
         worker forks), so the per-report rule only reads verdicts; returns each report's."""
         assert self.support is not None
@@ -201,7 +207,7 @@ class Checker:
         facts: list[ReportFacts],
         *,
         presorted: bool = False,
-        spans: dict | None = None,
+        spans: SpanCache | None = None,
     ) -> FileResult:
         """The file's result from its reports' findings (placed, severities applied) and
         facts: adds the text problems and the cross-report findings, then sorts.
@@ -337,7 +343,9 @@ class Checker:
                 _problem_message(p),
                 start=p.start,
                 end=p.end,
-                data={"first_key_delta": p.first_key[0] - p.start} if p.kind == "duplicate_key" else {},
+                data={"first_key_delta": p.first_key[0] - p.start}
+                if p.kind == "duplicate_key" and p.first_key is not None  # a duplicate has one
+                else {},
             )
             out.append(self._with_fix(finding, item.node(text), view, base) if self.fixes else finding)
         out = [f.with_span(f.start - base, f.end - base) for f in out]
@@ -356,7 +364,7 @@ class Checker:
                 out.append(f.with_span(start - base, end - base))
         return _ItemOutcome(out, facts)
 
-    def _with_fix(self, finding: Finding, node, view: ReportView, base: int) -> Finding:
+    def _with_fix(self, finding: Finding, node: Node, view: ReportView, base: int) -> Finding:
         """The finding with its repair attached (edit offsets relative to `base`)."""
         repair = fix_for(finding, FixContext(node, view, self.topics))
         return replace(finding, fix=shift(repair, -base)) if repair else finding
@@ -397,7 +405,7 @@ def _syntax(message: str, offset: int) -> Finding:
     return Finding("json_syntax", "error", f"not valid JSON: {message}", start=offset, end=offset + 1)
 
 
-def _problem_message(p) -> str:
+def _problem_message(p: ValueProblem) -> str:
     if p.kind == "duplicate_key":
         return (
             f"key {p.detail!r} appears twice in this object; JSON readers keep only the last "

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Literal
+from typing import Any, Literal
 
 from citelens.source.edits import Applicability, Edit, Fix
 
@@ -38,7 +38,7 @@ class Finding:
     end: int = 0
     topic_id: str | None = None
     fix: Fix | None = None
-    data: dict = field(default_factory=dict, compare=False)  # rule facts a fixer may reuse
+    data: dict[str, Any] = field(default_factory=dict, compare=False)  # rule facts a fixer may reuse
 
     # direct construction: dataclasses.replace is several times slower, and these run once
     # or twice per finding on a file with thousands of them

@@ -14,9 +14,12 @@ import re
 from collections.abc import Collection, Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from citelens.check.registry import DEFAULT_SMELLS
+
+if TYPE_CHECKING:
+    from citelens.check.finding import Severity
 
 
 @dataclass(frozen=True)
@@ -109,7 +112,7 @@ class TrackSpec:
                 verdicts[doc_id] = ok
         return ok
 
-    def severity_of(self, code: str) -> str:
+    def severity_of(self, code: str) -> Severity:
         return "warning" if code in self.smells else "error"
 
     def describe(self) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 from citelens.check.finding import Finding, Target
 from citelens.source.json_nodes import pointer_join
@@ -55,10 +55,24 @@ SHAPE_NAMES = {
 TOPIC_ID_ALIASES = ("topic_id", "narrative_id", "request_id")
 
 
+#: a decoded JSON object and array, as `json.loads` gives them
+JsonObject: TypeAlias = dict[str, Any]
+JsonArray: TypeAlias = list[Any]
+#: the tokens of a JSON pointer before `pointer_join`: keys and indexes
+PointerTokens: TypeAlias = tuple[object, ...]
+
+
 class TopicInfo(Protocol):
-    id: str
-    text: str | None
-    limit: int | None
+    """What the checks read of a topic (read-only, so a frozen `Topic` is one)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def text(self) -> str | None: ...
+
+    @property
+    def limit(self) -> int | None: ...
 
 
 def is_int_like(x: Any) -> bool:
@@ -161,20 +175,20 @@ def str_id(value: Any) -> str | None:
 
 @dataclass
 class ReportView:
-    value: dict
+    value: JsonObject
     spec: TrackSpec | None
     request: TopicInfo | None = None
     findings: list[Finding] = field(default_factory=list)
-    meta: dict = field(default_factory=dict)
+    meta: JsonObject = field(default_factory=dict)
     meta_ptr: str = "/metadata"
-    sentences: list | None = None
+    sentences: JsonArray | None = None
     sentences_ptr: str = "/responses"
     kinds: list[str] = field(default_factory=list)
     shape: str | None = None  # the report's sentence shape (None: shapes conflict)
     topic_id: str | None = None
 
     @classmethod
-    def build(cls, value: dict, spec: TrackSpec | None, request: TopicInfo | None = None) -> ReportView:
+    def build(cls, value: JsonObject, spec: TrackSpec | None, request: TopicInfo | None = None) -> ReportView:
         view = cls(value, spec, request)
         if spec is not None and spec.layout == "flat":
             view.meta, view.meta_ptr = value, ""
@@ -222,25 +236,25 @@ class ReportView:
             Finding(code, "error", message, pointer_join(*tokens), target, topic_id=self.topic_id, data=data)
         )
 
-    def sptr(self, i: int, *rest: object) -> tuple:
+    def sptr(self, i: int, *rest: object) -> PointerTokens:
         """Pointer tokens of sentence i (and below)."""
         return (self.sentences_ptr.lstrip("/"), i, *rest)
 
-    def mtok(self, key: str) -> tuple:
+    def mtok(self, key: str) -> PointerTokens:
         return (key,) if self.meta_ptr == "" else ("metadata", key)
 
-    def references(self) -> list | None:
+    def references(self) -> JsonArray | None:
         refs = self.value.get("references")
         return refs if isinstance(refs, list) else None
 
-    def cited_ids(self, i: int) -> list[tuple[str, tuple, Target]]:
+    def cited_ids(self, i: int) -> list[tuple[str, PointerTokens, Target]]:
         """(doc id, pointer tokens, target) of each token of sentence i that cites a doc."""
         s = self.sentences[i] if self.sentences else None
         if not isinstance(s, dict):
             return []
         cits = s.get("citations")
         shape = self.sentence_shape(i)
-        out: list[tuple[str, tuple, Target]] = []
+        out: list[tuple[str, PointerTokens, Target]] = []
         if shape == "rag24" and isinstance(cits, list):
             refs = self.references() or []
             for j, c in enumerate(cits):

@@ -6,10 +6,12 @@ from __future__ import annotations
 import os
 import pickle
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 if TYPE_CHECKING:
     from citelens.check.engine import Checker
+    from citelens.check.finding import Finding
+    from citelens.check.rules.coverage import ReportFacts
     from citelens.source.document import Item
 
 MIN_REPORTS = 2000  # below this, starting processes costs more than it saves
@@ -19,11 +21,15 @@ def can_fork() -> bool:
     return hasattr(os, "fork") and sys.platform != "darwin"  # macOS frameworks break after fork
 
 
+#: a finding or a report's facts as a plain tuple of its fields (see `_pack`)
+Packed: TypeAlias = tuple[Any, ...]
+
+
 def worth_forking(reports: int) -> bool:
     return reports >= MIN_REPORTS and can_fork()
 
 
-def forked_collect(checker: Checker, text: str, items: list[Item]) -> tuple[list, list]:
+def forked_collect(checker: Checker, text: str, items: list[Item]) -> tuple[list[Finding], list[ReportFacts]]:
     """Check the reports in `checker.workers` slices at once: this process takes the
     first slice, forked children (which share the decoded file without copying it) the
     others, each sending back its findings pickled through a pipe. A child that fails
@@ -63,7 +69,7 @@ def forked_collect(checker: Checker, text: str, items: list[Item]) -> tuple[list
     return findings, facts
 
 
-def _pack(findings: list, facts: list) -> tuple[list, list]:
+def _pack(findings: list[Finding], facts: list[ReportFacts]) -> tuple[list[Packed], list[Packed]]:
     """Plain tuples: several times cheaper to pickle than dataclass instances (workers
     never carry fixes, which only a single-process `--fix` run computes)."""
     return (
@@ -88,7 +94,7 @@ def _pack(findings: list, facts: list) -> tuple[list, list]:
     )
 
 
-def _unpack(findings: list, facts: list) -> tuple[list, list]:
+def _unpack(findings: list[Packed], facts: list[Packed]) -> tuple[list[Finding], list[ReportFacts]]:
     from citelens.check.finding import Finding, Target
     from citelens.check.rules.coverage import ReportFacts
 

@@ -11,6 +11,7 @@ import argparse
 import importlib
 import os
 import sys
+from typing import NoReturn
 
 from citelens import __version__
 
@@ -30,7 +31,7 @@ EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # usage problems exit 2 with one clear line
+    def error(self, message: str) -> NoReturn:  # usage problems exit 2 with one clear line
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
@@ -58,7 +59,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     module = importlib.import_module(f"citelens.cli.{COMMANDS[args.command][0]}")
     try:
-        return module.run(args)
+        code: int = module.run(args)
+        return code
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

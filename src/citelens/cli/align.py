@@ -10,9 +10,13 @@ import argparse
 import json
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from citelens.cli import EXIT_OK, EXIT_USAGE
 from citelens.source.json_scan import LONE_SURROGATE
+
+if TYPE_CHECKING:
+    from citelens.align.models import SourceDocument, SpanCitations
 
 PRESETS = ("balanced", "strict", "permissive", "fast")
 
@@ -37,11 +41,12 @@ class InputError(Exception):
     """A problem with the user's input, reported as one line and exit 2."""
 
 
-def read_answer(args) -> str:
+def read_answer(args: argparse.Namespace) -> str:
     if args.answer is not None:
-        if LONE_SURROGATE.search(args.answer):  # undecodable bytes in the argument
+        answer: str = args.answer
+        if LONE_SURROGATE.search(answer):  # undecodable bytes in the argument
             raise InputError("--answer: the text is not valid UTF-8")
-        return args.answer
+        return answer
     from citelens.files import FileError, read_bytes
 
     name = "standard input" if args.answer_file == "-" else args.answer_file
@@ -53,7 +58,7 @@ def read_answer(args) -> str:
         raise InputError(f"{name}: cannot read the answer: not UTF-8 text ({exc.reason})") from None
 
 
-def read_sources(path: str) -> list:
+def read_sources(path: str) -> list[SourceDocument]:
     """``SourceDocument`` per JSONL line; blank lines are skipped. Ids must be unique:
     the alignment names the source of each citation by its id."""
     from citelens.align.models import SourceDocument
@@ -139,7 +144,7 @@ def mark_matches(evidence: str, answer_words: set[str], style: _Style) -> str:
     return " ".join("".join(out).split())
 
 
-def render_text(results, style: _Style) -> str:
+def render_text(results: list[SpanCitations], style: _Style) -> str:
     from citelens.align.hallucination import compute_hallucination_metrics
     from citelens.align.tokenizer import normalize_token, token_spans
 
@@ -181,7 +186,7 @@ def render_text(results, style: _Style) -> str:
     return "\n".join(lines)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     try:
         answer = read_answer(args)
         sources = read_sources(args.sources)

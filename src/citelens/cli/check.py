@@ -6,8 +6,14 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from citelens.cli import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+
+if TYPE_CHECKING:
+    from citelens.config.settings import Settings
+    from citelens.support.cache import VerdictCache
+    from citelens.support.run import DocumentLookup, SupportRun
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -124,14 +130,14 @@ class _SupportRuns:
 
         parse_executor(args.executor)  # a bad value is a usage error before any work
         self.args = args
-        self.cache = None
+        self.cache: VerdictCache | None = None
         self.documents: dict[str, str] = {}
         if args.documents:
             from citelens.support.documents import read_documents_file
 
             self.documents = read_documents_file(args.documents)
 
-    def __call__(self, settings):
+    def __call__(self, settings: Settings) -> SupportRun:
         from citelens.support.cache import VerdictCache
         from citelens.support.executor import terminal_progress
         from citelens.support.run import SupportRun
@@ -162,7 +168,9 @@ def _cache_path(raw: str | None) -> Path | None:
     return Path(base) / "support.sqlite"
 
 
-def corpus_lookup(corpora, base_dir=None):
+def corpus_lookup(
+    corpora: tuple[str, ...] | list[str], base_dir: Path | None = None
+) -> DocumentLookup | None:
     """Document text by id from the configured corpora (None: none configured)."""
     if not corpora:
         return None

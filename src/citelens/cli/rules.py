@@ -11,9 +11,14 @@ import argparse
 import json
 import re
 import sys
+from collections.abc import Sequence
 from dataclasses import asdict
+from typing import TYPE_CHECKING
 
 from citelens.cli import EXIT_OK, EXIT_USAGE
+
+if TYPE_CHECKING:
+    from citelens.check.catalog import RuleDoc
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -77,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def render_list(docs) -> str:
+def render_list(docs: Sequence[RuleDoc]) -> str:
     """One line per code: code, module, summary (aligned columns)."""
     width = max(len(d.code) for d in docs)
     mod_width = max(len(d.module) for d in docs)
@@ -113,7 +118,7 @@ def plain(markdown: str) -> str:
     """Markdown as terminal text: fenced blocks become labelled, indented blocks; emphasis
     markers go; everything else (tables, lists, `code`) reads fine as written."""
 
-    def block(m: re.Match) -> str:
+    def block(m: re.Match[str]) -> str:
         label = _block_label(m.group(1))
         body = "\n".join("    " + line if line else "" for line in m.group(2).rstrip("\n").split("\n"))
         return (label + "\n" if label else "") + body + "\n"
@@ -134,7 +139,7 @@ def _severities(code: str) -> list[str]:
     return [f"  {names[k] + ':':12} {', '.join(v)}" for k, v in by.items() if v]
 
 
-def render_doc(doc, uri: str | None = None) -> str:
+def render_doc(doc: RuleDoc, uri: str | None = None) -> str:
     from citelens.check.catalog import SECTIONS
 
     titles = {name: title[0].upper() + title[1:] for title, name in SECTIONS.items()}

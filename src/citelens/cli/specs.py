@@ -12,9 +12,13 @@ import argparse
 import difflib
 import json
 import sys
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from citelens.cli import EXIT_OK, EXIT_USAGE
+
+if TYPE_CHECKING:
+    from citelens.check.track_spec import TrackSpec
 
 REFERENCES = {
     "retrieval_list": "a retrieval list: every cited doc must be listed, uncited entries are allowed",
@@ -84,7 +88,7 @@ def _dump(data: Any) -> None:
     sys.stdout.write("\n")
 
 
-def _show_many(specs: dict, fmt: str, title: str, show: str = "citelens specs ID") -> int:
+def _show_many(specs: Mapping[str, TrackSpec], fmt: str, title: str, show: str = "citelens specs ID") -> int:
     if fmt == "json":
         _dump([s.describe() for s in specs.values()])
     else:
@@ -92,7 +96,7 @@ def _show_many(specs: dict, fmt: str, title: str, show: str = "citelens specs ID
     return EXIT_OK
 
 
-def _show_one(spec, fmt: str, source: str | None = None) -> int:
+def _show_one(spec: TrackSpec, fmt: str, source: str | None = None) -> int:
     if fmt == "json":
         _dump(spec.describe())
     else:
@@ -100,7 +104,7 @@ def _show_one(spec, fmt: str, source: str | None = None) -> int:
     return EXIT_OK
 
 
-def length_rule(spec) -> str:
+def length_rule(spec: TrackSpec) -> str:
     if spec.length_limit is not None:
         return f"{spec.length_limit} {spec.length_unit}"
     if spec.length_limit_request_field:
@@ -108,7 +112,7 @@ def length_rule(spec) -> str:
     return "-"
 
 
-def render_table(specs: list, title: str, show: str = "citelens specs ID") -> str:
+def render_table(specs: list[TrackSpec], title: str, show: str = "citelens specs ID") -> str:
     rows = [("ID", "TASK", "CITATIONS", "SENTENCES", "LENGTH", "DESCRIPTION")]
     for s in specs:
         rows.append(
@@ -129,7 +133,7 @@ def render_table(specs: list, title: str, show: str = "citelens specs ID") -> st
     return "\n".join(line.rstrip() for line in lines) + "\n"
 
 
-def never_reported(spec) -> list[str]:
+def never_reported(spec: TrackSpec) -> list[str]:
     """Per-report codes this spec's fields switch off (they cannot occur under it)."""
     checked_refs = spec.references_kind in ("cited_only", "retrieval_list")
     off = {
@@ -156,7 +160,7 @@ def never_reported(spec) -> list[str]:
     return [code for code, is_off in off.items() if is_off]
 
 
-def severity_by_spec(code: str, specs: dict) -> dict[str, list[str]]:
+def severity_by_spec(code: str, specs: Mapping[str, TrackSpec]) -> dict[str, list[str]]:
     """Spec ids under which `code` is a warning, an error, or never reported."""
     from citelens.specs.model import STRUCTURE_CODES
 
@@ -171,11 +175,11 @@ def severity_by_spec(code: str, specs: dict) -> dict[str, list[str]]:
     return out
 
 
-def _list(items, empty: str = "none") -> str:
+def _list(items: Iterable[object], empty: str = "none") -> str:
     return ", ".join(map(str, items)) if items else empty
 
 
-def spec_rules(spec) -> list[tuple[str, str]]:
+def spec_rules(spec: TrackSpec) -> list[tuple[str, str]]:
     """(topic, rule in words) for every field of the spec."""
     md = "" if spec.layout == "flat" else "metadata."
     from citelens.check.view import SHAPE_NAMES
@@ -260,7 +264,7 @@ def spec_rules(spec) -> list[tuple[str, str]]:
     return rules
 
 
-def render_spec(spec, source: str | None = None) -> str:
+def render_spec(spec: TrackSpec, source: str | None = None) -> str:
     from citelens.specs.model import SMELL_CODES, STRUCTURE_CODES
 
     lines = [spec.track + (f"  (from {source})" if source else "")]

@@ -7,7 +7,7 @@ its keys is the topic text and which the declared length comes from the spec
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from citelens.check.rules.length import word_count
 
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from citelens.specs import TrackSpec
 
 
-def is_flat(spec: TrackSpec | None) -> bool:
+def is_flat(spec: TrackSpec | None) -> TypeGuard[TrackSpec]:
     """Whether a spec lays metadata out at the top level."""
     return spec is not None and spec.layout == "flat"
 

@@ -6,7 +6,7 @@ list them and the editor can show them where the lost content is.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from citelens.check.view import TOPIC_ID_ALIASES
@@ -15,7 +15,7 @@ from citelens.convert.losses import LossNote
 from citelens.models.citation_ranking import ordered_ids, resolve_positions
 from citelens.models.conversion import citation_limit
 from citelens.models.report import Report
-from citelens.models.sentences import tag_of_sentence
+from citelens.models.sentences import Rag24ReportSentence, ReportSentence, tag_of_sentence
 from citelens.source.json_nodes import pointer_join
 
 if TYPE_CHECKING:
@@ -37,9 +37,11 @@ class LossScan:
     ) -> None:
         self.value, self.source, self.target, self.report, self.out = value, source, target, report, out
         self.flat_in, self.flat_out = is_flat(source), is_flat(target)
+        #: the source spec when the source is flat (what `flat_in` says), else None
+        self.flat_source = source if is_flat(source) else None
         self.found: list[LossNote] = []
-        if self.flat_in:
-            self.sentence_key = source.sentences_key  # type: ignore[union-attr]
+        if self.flat_source is not None:
+            self.sentence_key = self.flat_source.sentences_key
         else:
             self.sentence_key = "responses" if value.get("responses") is not None else "answer"
 
@@ -63,8 +65,8 @@ class LossScan:
         return {k: v for k, v in self.out.items() if k not in skip}
 
     def _top_level(self) -> None:
-        if self.flat_in:
-            length_key = self.source.response_length_field  # type: ignore[union-attr]
+        if self.flat_source is not None:
+            length_key = self.flat_source.response_length_field
             if length_key and length_key in self.value:
                 declared = self.value[length_key]
                 if not self.flat_out or self.target.response_length_field is None:
@@ -93,14 +95,15 @@ class LossScan:
         raw = self.value if self.flat_in else self.value.get("metadata")
         if not isinstance(raw, Mapping):
             return
-        skip = structural_keys(self.source) if self.flat_in else set()  # type: ignore[arg-type]
-        narrative_in = self.source.narrative_field if self.flat_in else "narrative"  # type: ignore[union-attr]
+        flat = self.flat_source
+        skip = structural_keys(flat) if flat is not None else set()
+        narrative_in = flat.narrative_field if flat is not None else "narrative"
         narrative_out = self.target.narrative_field if self.flat_out else "narrative"
         out_md = self._out_metadata()
         for key, item in raw.items():
             if key in skip or item is None:
                 continue
-            if key in TOPIC_ID_ALIASES or (self.flat_in and key == self.source.topic_id_field):  # type: ignore[union-attr]
+            if key in TOPIC_ID_ALIASES or (flat is not None and key == flat.topic_id_field):
                 name = self.target.topic_id_field
             elif key == narrative_in:
                 name = narrative_out
@@ -136,7 +139,8 @@ class LossScan:
         tag_out = self.target.emit_sentence_type
         limit = citation_limit(self.target)
         scored = self.report.get_sentences_with_citation_confidences()
-        for i, (raw, typed) in enumerate(zip(raw_sentences, self.report.responses or [])):
+        sentences: Sequence[ReportSentence] = self.report.responses or []
+        for i, (raw, typed) in enumerate(zip(raw_sentences, sentences)):
             where = pointer_join(self.sentence_key, i)
             if isinstance(raw, Mapping):
                 extra = sorted(k for k, v in raw.items() if k not in ("text", "citations") and v is not None)
@@ -159,8 +163,9 @@ class LossScan:
                 )
             if tag != "ragtime" and tag_out == "ragtime":
                 self.add("confidence_invented", where, "confidences 1/rank stand in for the citation order")
-            if tag == "rag24":
-                bad = [c for c in cites if not 0 <= c < len(refs)]
+            if isinstance(typed, Rag24ReportSentence):  # the class is what makes the tag "rag24"
+                positions = typed.citations or []  # not empty: `cites` is
+                bad = [c for c in positions if not 0 <= c < len(refs)]
                 if bad:
                     self.add(
                         "citation_out_of_range",
@@ -168,9 +173,9 @@ class LossScan:
                         f"positions {bad} are outside references ({len(refs)} entries) and are dropped",
                         positions=bad,
                     )
-                ids = resolve_positions(cites, refs)
+                ids = resolve_positions(positions, refs)
             else:
-                ids = list(cites)
+                ids = list(typed.citations or [])
             unique = list(dict.fromkeys(ids))
             if len(unique) < len(ids):
                 self.add("citation_duplicate_merged", where, "a doc id cited more than once is kept once")

@@ -31,7 +31,7 @@ class ConversionError(ValueError):
 def _nested(
     value: Mapping[str, Any], spec_from: TrackSpec | None, defaults: Mapping[str, Any] | None
 ) -> dict[str, Any]:
-    nested = flat_to_nested(dict(value), spec_from) if is_flat(spec_from) else dict(value)  # type: ignore[arg-type]
+    nested = flat_to_nested(dict(value), spec_from) if is_flat(spec_from) else dict(value)
     metadata = nested.get("metadata")
     if isinstance(metadata, dict):
         metadata = dict(metadata)

@@ -37,7 +37,7 @@ def fix_text(
     result = checker.check_text(text, path)
     for _ in range(MAX_PASSES):
         chosen: list[Edit] = []
-        seen: set = set()
+        seen: set[tuple[Edit, ...]] = set()
         for f in result.findings:
             repair = f.fix
             if repair is None or (repair.applicability == "unsafe" and not unsafe):

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from citelens.fixes.apply import FixOutcome
     from citelens.session.workspace import Workspace
     from citelens.specs.model import TrackSpec
+    from citelens.support.verdict import SupportVerdict
 
 
 class OpenDocument:
@@ -204,7 +205,7 @@ class OpenDocument:
                 return c
         return None
 
-    def support_at(self, offset: int):
+    def support_at(self, offset: int) -> tuple[CitationInfo, SupportVerdict] | None:
         """(citation, SupportVerdict) of the citation token under `offset`: the verdict a
         hover shows, the same `check --support` reports for it (None: no citation there)."""
         citation = self.citation_at(offset)

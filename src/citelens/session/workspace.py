@@ -10,7 +10,7 @@ they produced when a stamp changes, so the next check reads them again.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import unquote, urlparse
@@ -30,6 +30,7 @@ from citelens.session.layers import (
 
 if TYPE_CHECKING:
     from citelens.session.document import OpenDocument
+    from citelens.support.run import SupportRun
 
 _Stamp = tuple[int, int] | None
 
@@ -80,7 +81,7 @@ class Workspace:
         init_options: Mapping[str, Any] | None = None,
         cli: Mapping[str, Any] | None = None,
         checker_options: Mapping[str, Any] | None = None,
-        support_runs: Any = None,
+        support_runs: Callable[[Settings], SupportRun] | None = None,
     ) -> None:
         self.roots = [Path(r).absolute() for r in roots]
         self.messages: list[str] = []  # editor values that were left out, for the log
@@ -206,15 +207,15 @@ class Workspace:
             self._checkers[key] = checker
         return checker
 
-    def support_run_for(self, settings: Settings):
+    def support_run_for(self, settings: Settings) -> SupportRun:
         """The SupportRun of these settings' checker (or, with support off, one made for
         a lookup such as a hover: in this process, memory cache)."""
         checker = self.checker_for_settings(settings)
-        if checker.support is not None:
-            return checker.support
+        if checker.support is not None:  # a SupportRun: this workspace gave the checker one
+            return cast("SupportRun", checker.support)
         return self._support_run(settings)
 
-    def _support_run(self, settings: Settings):
+    def _support_run(self, settings: Settings) -> SupportRun:
         if self._support_runs is not None:
             return self._support_runs(settings)
         from citelens.support.documents import corpus_document_lookup

@@ -9,12 +9,14 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from citelens.source.file_kind import EXPECTED, table_kind, wide_encoding
 from citelens.source.json_nodes import Node
 from citelens.source.json_scan import LONE_SURROGATE, MAX_DEPTH, JsonSyntaxError, ValueProblem, parse
+from citelens.source.json_speedups import skip_whitespace
 from citelens.source.line_index import LineIndex
 
 Layout = Literal["jsonl", "array", "object", "empty", "table"]  # table: a TSV or TREC file, no reports
@@ -48,7 +50,7 @@ class _LineDecoder:
             object_pairs_hook=self._pairs, parse_constant=self._constant, parse_float=self._finite
         ).decode
 
-    def _pairs(self, kv: list) -> dict:
+    def _pairs(self, kv: list[tuple[str, Any]]) -> dict[str, Any]:
         d = dict(kv)
         if len(d) != len(kv):
             self.dupes = True
@@ -190,6 +192,7 @@ def _needs_positions(line: str, value: Any) -> bool:
     if not (deep or lone):
         return False
     depth, stack = 0, [(value, 1)]
+    children: Iterable[Any]
     while stack:
         node, level = stack.pop()
         if isinstance(node, dict):
@@ -262,10 +265,10 @@ def _resync(text: str, broken_at: int) -> int:
 def _array_items(text: str, open_at: int) -> tuple[list[Item], JsonSyntaxError | None]:
     """Elements of a top-level array, parsed one by one so one bad element costs only itself."""
     items: list[Item] = []
-    ws = re.compile(r"[ \t\n\r]*")
-    pos = ws.match(text, open_at + 1).end()
+    ws = skip_whitespace
+    pos = ws(text, open_at + 1).end()
     if text.startswith("]", pos):
-        tail = ws.match(text, pos + 1).end()
+        tail = ws(text, pos + 1).end()
         return items, (
             None if tail == len(text) else JsonSyntaxError("unexpected text after the closing ']'", tail)
         )
@@ -286,10 +289,10 @@ def _array_items(text: str, open_at: int) -> tuple[list[Item], JsonSyntaxError |
         pos = parsed.end
         ch = text[pos : pos + 1]
         if ch == ",":
-            pos = ws.match(text, pos + 1).end()
+            pos = ws(text, pos + 1).end()
             continue
         if ch == "]":
-            tail = ws.match(text, pos + 1).end()
+            tail = ws(text, pos + 1).end()
             return items, (
                 None if tail == len(text) else JsonSyntaxError("unexpected text after the closing ']'", tail)
             )
@@ -330,13 +333,10 @@ def read_source(text: str, problems: list[TextProblem] | None = None, *, lazy: b
     return SourceFile(text, lines, "jsonl", _jsonl_items(text, lines, lazy), problems)
 
 
-_LEADING_BLANKS = re.compile(r"[ \t\n\r]*")
-
-
 def detect_layout(text: str, lines: LineIndex) -> tuple[Layout, int]:
     """The layout of the text and the offset of its first non-blank character. Reads
     only the first two non-blank lines, so an editor can re-decide it on every edit."""
-    first = _LEADING_BLANKS.match(text).end()
+    first = skip_whitespace(text, 0).end()
     if first == len(text):
         return "empty", first
     if table_kind(text, first) is not None:

@@ -13,13 +13,11 @@ then builds the node tree.
 
 from __future__ import annotations
 
-import re
-from json.decoder import JSONDecoder, scanstring
+from typing import cast
 
 from citelens.source.json_nodes import pointer_tokens
-
-_WS = re.compile(r"[ \t\n\r]*")
-_scan_value = JSONDecoder().scan_once  # (text, offset) -> (value, end); C
+from citelens.source.json_speedups import scan_value as _scan_value  # (text, offset) -> (value, end); C
+from citelens.source.json_speedups import scanstring, skip_whitespace
 
 # an object's members: key -> (key start, key end, value start, value end), last one wins
 Members = dict[str, tuple[int, int, int, int]]
@@ -38,38 +36,38 @@ class Locator:
 
     def __init__(self, text: str, start: int, *, unique_keys: bool = False):
         self.text = text
-        self.root = _WS.match(text, start).end()
+        self.root = skip_whitespace(text, start).end()
         self.unique = unique_keys
         self._read: dict[int, Members | Items] = {}  # container start -> its children so far
         self._resume: dict[int, int] = {}  # object start -> offset of its next unread member, -1 at the end
 
     def _member(self, pos: int, token: str) -> tuple[int, int, int, int] | None:
-        text, ws = self.text, _WS.match
-        members = self._read.get(pos)
+        text, ws = self.text, skip_whitespace
+        members = cast("Members | None", self._read.get(pos))  # an object's start holds its members
         if members is None:
             members = self._read[pos] = {}
             p = ws(text, pos + 1).end()
             self._resume[pos] = -1 if text[p] == "}" else p
         elif self.unique and token in members:
-            return members[token]  # type: ignore[index]
+            return members[token]
         p = self._resume[pos]
         while p >= 0:
             key, key_end = scanstring(text, p + 1)
             q = ws(text, ws(text, key_end).end() + 1).end()  # past the ':'
             value_end = _scan_value(text, q)[1]
-            members[key] = (p, key_end, q, value_end)  # type: ignore[index]
+            members[key] = (p, key_end, q, value_end)
             q = ws(text, value_end).end()
             p = ws(text, q + 1).end() if text[q] == "," else -1
             if self.unique and key == token:
                 self._resume[pos] = p
-                return members[key]  # type: ignore[index]
+                return members[key]
         self._resume[pos] = -1
-        return members.get(token)  # type: ignore[union-attr]
+        return members.get(token)
 
     def _array(self, pos: int) -> Items:
-        items = self._read.get(pos)
+        items = cast("Items | None", self._read.get(pos))  # an array's start holds its items
         if items is None:
-            text, ws = self.text, _WS.match
+            text, ws = self.text, skip_whitespace
             items = []
             p = ws(text, pos + 1).end()
             if text[p] != "]":
@@ -81,7 +79,7 @@ class Locator:
                         break
                     p = ws(text, q + 1).end()
             self._read[pos] = items
-        return items  # type: ignore[return-value]
+        return items
 
     def span(self, pointer: str, target: str = "value") -> tuple[int, int] | None:
         text = self.text

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from json.decoder import JSONDecodeError, scanstring
+from json.decoder import JSONDecodeError
+from typing import Any, NoReturn, TypeAlias
 
 from citelens.source.json_nodes import Member, Node
+from citelens.source.json_speedups import scanstring, skip_whitespace
 
 #: Deeper values are refused with a finding. autojudge-base cannot load a report nested
 #: about 985 levels deep (a RecursionError in its command line; about 993 in-process,
@@ -21,10 +24,15 @@ from citelens.source.json_nodes import Member, Node
 #: reference cannot load for its depth gets an error here. Real reports nest < 10 deep.
 MAX_DEPTH = 500
 
-_WS = re.compile(r"[ \t\n\r]*")
 _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?")
 _CONSTANTS = (("true", True), ("false", False), ("null", None))
 _NONFINITE = (("NaN", math.nan), ("Infinity", math.inf), ("-Infinity", -math.inf))
+#: an open container while parsing: [node, its Python value (dict or list), the pending
+#: key or None, that key's span, {key: span of its first occurrence}]; a list, mutated in
+#: place, because the parser's inner loop is the hot path
+Frame: TypeAlias = list[Any]
+#: raises JsonSyntaxError(message, offset)
+Fail: TypeAlias = Callable[[str, int], NoReturn]
 #: a UTF-16 surrogate left alone in a decoded string (a pair decodes to one character)
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -93,14 +101,13 @@ def parse(text: str, start: int = 0, end: int | None = None, *, trailing: bool =
 def _parse(s: str, trailing: bool) -> Parsed:
     end = len(s)
     problems: list[ValueProblem] = []
-    pos = _WS.match(s, 0).end()
+    pos = skip_whitespace(s, 0).end()
 
-    # stack entries: [node, python_value, pending_key_or_None, key_span, seen_keys]
-    stack: list[list] = []
+    stack: list[Frame] = []
     root: Node | None = None
     root_value: object = None
 
-    def fail(msg: str, at: int) -> None:
+    def fail(msg: str, at: int) -> NoReturn:
         raise JsonSyntaxError(msg, at)
 
     def attach(node: Node, value: object) -> None:
@@ -127,7 +134,7 @@ def _parse(s: str, trailing: bool) -> Parsed:
         pos = _read_value(s, pos, stack, attach, problems, fail)
         # after a value: close finished containers, or move on to the next element
         while True:
-            pos = _WS.match(s, pos).end()
+            pos = skip_whitespace(s, pos).end()
             if not stack:
                 break
             frame = stack[-1]
@@ -141,7 +148,7 @@ def _parse(s: str, trailing: bool) -> Parsed:
                 continue
             if ch != ",":
                 fail(f"expected ',' or '{closer}', found {_describe(ch)}", pos)
-            pos = _WS.match(s, pos + 1).end()
+            pos = skip_whitespace(s, pos + 1).end()
             if frame[0].kind == "object":
                 pos = _read_key(s, pos, frame, fail, problems)
             break
@@ -153,8 +160,16 @@ def _parse(s: str, trailing: bool) -> Parsed:
     return Parsed(root, root_value, problems, pos)
 
 
-def _read_value(s: str, pos: int, stack: list, attach, problems: list, fail) -> int:
+def _read_value(
+    s: str,
+    pos: int,
+    stack: list[Frame],
+    attach: Callable[[Node, object], None],
+    problems: list[ValueProblem],
+    fail: Fail,
+) -> int:
     """Read one value at pos; containers are opened (and empty ones closed) here."""
+    value: str | float | None  # a scalar's Python value (bool and int are floats to mypy)
     while True:
         ch = s[pos : pos + 1]
         if ch == "{" or ch == "[":
@@ -163,7 +178,7 @@ def _read_value(s: str, pos: int, stack: list, attach, problems: list, fail) -> 
             node = Node("object" if ch == "{" else "array", pos, pos + 1)
             frame = [node, {} if ch == "{" else [], None, None, {}]
             stack.append(frame)
-            pos = _WS.match(s, pos + 1).end()
+            pos = skip_whitespace(s, pos + 1).end()
             if s[pos : pos + 1] == ("}" if ch == "{" else "]"):
                 stack.pop()
                 node.end = pos + 1
@@ -212,7 +227,7 @@ def _lone(value: str) -> str:
     return f"\\u{ord(LONE_SURROGATE.search(value).group()):04x}"  # type: ignore[union-attr]
 
 
-def _read_key(s: str, pos: int, frame: list, fail, problems: list) -> int:
+def _read_key(s: str, pos: int, frame: Frame, fail: Fail, problems: list[ValueProblem]) -> int:
     if s[pos : pos + 1] != '"':
         fail(f"expected a quoted key, found {_describe(s[pos : pos + 1])}", pos)
     try:
@@ -222,10 +237,10 @@ def _read_key(s: str, pos: int, frame: list, fail, problems: list) -> int:
     if LONE_SURROGATE.search(key):
         problems.append(ValueProblem("surrogate", pos, after, _lone(key)))
     frame[2], frame[3] = key, (pos, after)
-    colon = _WS.match(s, after).end()
+    colon = skip_whitespace(s, after).end()
     if s[colon : colon + 1] != ":":
         fail(f"expected ':' after the key, found {_describe(s[colon : colon + 1])}", colon)
-    return _WS.match(s, colon + 1).end()
+    return skip_whitespace(s, colon + 1).end()
 
 
 def _string_problem(s: str, exc: JSONDecodeError) -> str:

@@ -13,6 +13,16 @@ stemmer loads on the first judgement.
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what `__getattr__` loads on first use, for the type checker
+    from citelens.support.judge import judge_support as judge_support
+    from citelens.support.settings import SupportSettings as SupportSettings
+    from citelens.support.settings import default_settings as default_settings
+    from citelens.support.verdict import Evidence as Evidence
+    from citelens.support.verdict import SupportVerdict as SupportVerdict
+    from citelens.support.verdict import UncheckedReason as UncheckedReason
+    from citelens.support.verdict import Verdict as Verdict
 
 _EXPORTS = {
     "judge_support": "judge",
@@ -27,7 +37,7 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'citelens.support' has no attribute {name!r}")

@@ -4,7 +4,7 @@ JSON-lines file of documents (until a corpus source is configured)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +73,9 @@ def read_documents_file(path: str | Path) -> dict[str, str]:
     return out
 
 
-def corpus_document_lookup(corpora: tuple[str, ...] | list[str], base_dir: Path | None = None):
+def corpus_document_lookup(
+    corpora: tuple[str, ...] | list[str], base_dir: Path | None = None
+) -> Callable[[str, Mapping[str, Any]], str | None]:
     """A ``(doc_id, report) -> text`` lookup over the configured corpora (citelens.corpus;
     relative paths from ``base_dir``), opened on first use; answers are remembered."""
     chain = None

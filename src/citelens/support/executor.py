@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, TextIO
 
 from citelens.support.settings import SupportSettings
 
@@ -48,7 +48,7 @@ Progress = Callable[[int, int], None]  # (pairs done, pairs in all)
 class TerminalProgress:
     """``support: judged 1,200/9,000 pairs (410/s, ETA 19 s)`` on one rewritten stderr line."""
 
-    def __init__(self, stream=None) -> None:
+    def __init__(self, stream: TextIO | None = None) -> None:
         self.stream = stream or sys.stderr
         self.start = time.monotonic()
 
@@ -86,7 +86,7 @@ def run_judgements(
     batches = _batches(pairs, size)
     out: list[dict[str, Any]] = []
 
-    def collect(parts) -> list[dict[str, Any]]:
+    def collect(parts: Iterable[list[dict[str, Any]]]) -> list[dict[str, Any]]:
         for part in parts:
             out.extend(part)
             if progress is not None:
@@ -105,7 +105,7 @@ def run_judgements(
 
 def _run_on_ray(
     batches: list[Sequence[Pair]], data: dict[str, Any], address: str | None
-) -> list[dict[str, Any]]:
+) -> Iterator[list[dict[str, Any]]]:
     try:
         import ray
     except ImportError:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from citelens.check.finding import Finding, Target
-from citelens.check.view import ReportView
+from citelens.check.view import PointerTokens, ReportView
 from citelens.source.json_nodes import pointer_join
 from citelens.support.verdict import UNCHECKED_TEXT, SupportVerdict, Verdict
 
@@ -25,7 +25,13 @@ def quote(verdict: SupportVerdict) -> str:
 
 
 def _add(
-    view: ReportView, code: str, severity: Any, message: str, tokens: tuple, target: Target, **data: Any
+    view: ReportView,
+    code: str,
+    severity: Any,
+    message: str,
+    tokens: PointerTokens,
+    target: Target,
+    **data: Any,
 ) -> None:
     view.findings.append(
         Finding(code, severity, message, pointer_join(*tokens), target, topic_id=view.topic_id, data=data)

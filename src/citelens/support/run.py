@@ -23,8 +23,12 @@ from citelens.support.settings import SupportSettings, default_settings
 from citelens.support.verdict import SupportVerdict, UncheckedReason, Verdict, unchecked
 
 if TYPE_CHECKING:
+    from citelens.align.hallucination import HallucinationMetrics
     from citelens.check.finding import Target
-    from citelens.check.view import ReportView
+    from citelens.check.view import PointerTokens, ReportView
+
+    #: one sentence as `SupportRun._keyed` lays it out for judging
+    KeyedSentence = tuple[int, str, PointerTokens, list["CitedPair"], list[tuple[str, str | None]]]
 
 # a sentence's verdict is its best citation's, in this order
 _RANK = {Verdict.SUPPORTED: 3, Verdict.PARTIAL: 2, Verdict.UNSUPPORTED: 1, Verdict.UNCHECKED: 0}
@@ -38,7 +42,7 @@ class CitedPair:
 
     sentence_index: int
     doc_id: str
-    pointer: tuple
+    pointer: PointerTokens
     target: Target
 
 
@@ -48,7 +52,7 @@ class SentenceSupport:
 
     index: int
     text: str
-    pointer: tuple  # pointer tokens of the sentence's text value
+    pointer: PointerTokens  # pointer tokens of the sentence's text value
     citations: tuple[CitedPair, ...]
     verdicts: tuple[SupportVerdict, ...]
 
@@ -84,7 +88,7 @@ class ReportSupport:
         judged = c["supported"] + c["partial"] + c["unsupported"]
         return {k: (c[k] / judged if judged else 0.0) for k in ("supported", "partial", "unsupported")}
 
-    def hallucination_metrics(self):
+    def hallucination_metrics(self) -> HallucinationMetrics:
         """Seed 2's HallucinationMetrics over the sentences with a verdict (uncited sentences
         count as unsupported, as seed 2 counts spans without citations; unchecked ones are left
         out). A citation's answer_coverage is the judge's score."""
@@ -123,7 +127,7 @@ class ReportSupport:
         return compute_hallucination_metrics(spans)
 
 
-def sentence_pairs(view: ReportView) -> list[tuple[int, str, tuple, list[CitedPair]]]:
+def sentence_pairs(view: ReportView) -> list[tuple[int, str, PointerTokens, list[CitedPair]]]:
     """(index, text, text pointer, citations) of every sentence with a text."""
     out = []
     for i, s in enumerate(view.sentences or []):
@@ -156,9 +160,7 @@ class SupportRun:
             text = self.lookup(doc_id, report)
         return text
 
-    def _keyed(
-        self, view: ReportView
-    ) -> list[tuple[int, str, tuple, list[CitedPair], list[tuple[str, str | None]]]]:
+    def _keyed(self, view: ReportView) -> list[KeyedSentence]:
         embedded = embedded_documents(view.value)
         rows = []
         for i, text, ptr, cited in sentence_pairs(view):
@@ -206,7 +208,7 @@ class SupportRun:
         """The verdicts of one report (from the cache; judged now if never prepared)."""
         return self._assemble(view, self._keyed(view))
 
-    def _assemble(self, view: ReportView, rows) -> ReportSupport:
+    def _assemble(self, view: ReportView, rows: list[KeyedSentence]) -> ReportSupport:
         from citelens.support.judge import judge_support
 
         memory = self.cache.memory

@@ -12,12 +12,19 @@ import math
 import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import Protocol
 
 from citelens.align.tokenizer import class_string, normalize_token, token_spans
 from citelens.support.language import script_of_char
 from citelens.support.settings import number_table, stopword_table
 
 WORD, NAME, NUMBER, STOP = "word", "name", "number", "stop"
+
+
+class WordStemmer(Protocol):
+    """The part of a PyStemmer ``Stemmer`` used here (the package ships no types)."""
+
+    def stemWord(self, word: str) -> str: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +42,7 @@ class Term:
 
 
 @cache
-def _stemmer(language: str):
+def _stemmer(language: str) -> WordStemmer | None:
     """A Snowball stemmer (PyStemmer), or None when the language has no algorithm."""
     import Stemmer  # a C extension; loaded on first judgement only
 

@@ -16,6 +16,7 @@ from citelens.source.json_nodes import pointer_join
 
 if TYPE_CHECKING:
     from citelens.check.track_spec import TrackSpec
+    from citelens.check.view import ReportView
 
 
 @dataclass(slots=True)
@@ -141,7 +142,7 @@ def topic_findings(f: ReportFacts, spec: TrackSpec | None, topics: Mapping[str, 
     ]
 
 
-def report_facts(index: int, view) -> ReportFacts:
+def report_facts(index: int, view: ReportView) -> ReportFacts:
     spec = view.spec
     md = view.meta
     tid_key = spec.topic_id_field if spec else "topic_id"

@@ -69,7 +69,7 @@ def _embedded_ids(value: dict[str, Any]) -> frozenset[str]:
         for entry in ranking:
             if not isinstance(entry, dict):
                 continue
-            docs = entry.get("documents") if isinstance(entry.get("documents"), list) else [entry]
+            docs = entry["documents"] if isinstance(entry.get("documents"), list) else [entry]
             for ranked in docs:
                 if isinstance(ranked, dict) and isinstance(ranked.get("doc"), dict):
                     doc_id = ranked.get("doc_id") or ranked.get("docid") or ranked["doc"].get("id")

@@ -30,13 +30,14 @@ def word_count(texts: Iterable[str]) -> int:
 
 def check_length(view: ReportView) -> None:
     spec = view.spec
+    assert spec is not None  # run_rules calls this rule only under a spec
     limit = spec.length_limit
     if limit is None and spec.length_limit_request_field is not None and view.request is not None:
         limit = getattr(view.request, spec.length_limit_request_field, None)
     field_name = spec.response_length_field
     if limit is None and field_name is None:
         return
-    texts = [s["text"] for s in view.sentences if type(s) is dict and type(s.get("text")) is str]
+    texts = [s["text"] for s in view.sentences or [] if type(s) is dict and type(s.get("text")) is str]
     if limit is not None:
         count = length_count(texts, spec.length_unit)
         if count > limit:

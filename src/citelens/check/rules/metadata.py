@@ -15,6 +15,7 @@ from citelens.source.edits import Fix, fix, remove_members
 
 def _value_of(view: ReportView, key: str) -> Any:
     """A metadata value as the reference model sees it (topic id aliases are synced)."""
+    assert view.spec is not None  # run_rules calls this rule only under a spec
     if key in TOPIC_ID_ALIASES and view.spec.layout == "metadata":
         return view.topic_id
     return view.meta.get(key)
@@ -26,6 +27,7 @@ def _empty(value: Any) -> bool:
 
 def check_metadata(view: ReportView) -> None:
     spec, md = view.spec, view.meta
+    assert spec is not None  # run_rules calls this rule only under a spec
     if spec.layout == "metadata" and not isinstance(view.value.get("metadata"), dict):
         return  # a schema finding already says the metadata object is missing
     where = "" if view.meta_ptr == "" else "metadata."

@@ -18,7 +18,7 @@ def _first_citing_sentence(view: ReportView) -> dict[str, int]:
     refs = view.references() or []
     n = len(refs)
     first: dict[str, int] = {}
-    for i, s in enumerate(view.sentences):
+    for i, s in enumerate(view.sentences or []):
         cits = s.get("citations") if type(s) is dict else None
         if not cits:
             continue
@@ -37,6 +37,7 @@ def _first_citing_sentence(view: ReportView) -> dict[str, int]:
 
 def check_references(view: ReportView) -> None:
     spec = view.spec
+    assert spec is not None  # run_rules calls this rule only under a spec
     value = view.value
     if spec.require_references_key and "references" not in value:
         view.add(

@@ -9,12 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeAlias
 
 from citelens.check.finding import Finding, Target
 from citelens.check.fix_context import FixContext, id_to_string
 from citelens.check.rule import Rule
-from citelens.check.view import ReportView, citation_kind, is_int_like, is_score_like, resolve_shape, str_id
+from citelens.check.view import (
+    JsonObject,
+    PointerTokens,
+    ReportView,
+    citation_kind,
+    is_int_like,
+    is_score_like,
+    resolve_shape,
+    str_id,
+)
 from citelens.source.edits import Fix
 from citelens.source.json_nodes import pointer_tokens
 from citelens.source.json_types import json_shown
@@ -41,8 +50,12 @@ TYPES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "ranking": (lambda v: isinstance(v, list), "an array of ranked documents"),  # items below
 }
 
-# field -> (type, required). Optional fields may also be null.
-REPORT_FIELDS = {
+#: field -> (type name in TYPES, required); optional fields may also be null
+FieldTable: TypeAlias = dict[str, tuple[str, bool]]
+#: one probe of a ranking's items: (view, item, pointer tokens, where in words)
+ItemCheck: TypeAlias = Callable[[ReportView, Any, PointerTokens, str], None]
+
+REPORT_FIELDS: FieldTable = {
     "is_ragtime": ("bool", False),
     "metadata": ("object", True),
     "evaldata": ("object", False),
@@ -105,7 +118,7 @@ RETRIEVED_FIELDS = {
 }
 
 
-def _nullable(table: dict, key: str, required: bool) -> bool:
+def _nullable(table: FieldTable, key: str, required: bool) -> bool:
     return (
         not required
         and (table is not REPORT_FIELDS or key != "is_ragtime")
@@ -117,7 +130,9 @@ _PLAIN = {"str": str, "object": dict, "list": list}  # types a plain isinstance 
 _FAST: dict[int, tuple[tuple[str, ...], dict[str, tuple[Any, Callable[[Any], bool], bool]]]] = {}
 
 
-def _fast_table(table: dict):
+def _fast_table(
+    table: FieldTable,
+) -> tuple[tuple[str, ...], dict[str, tuple[Any, Callable[[Any], bool], bool]]]:
     """(required keys, key -> (plain type or None, test, nullable)) of a field table."""
     fast = _FAST.get(id(table))
     if fast is None:
@@ -136,7 +151,7 @@ def _str_list(value: Any) -> bool:
     return isinstance(value, list) and all(type(x) is str for x in value)
 
 
-def _all_fine(obj: dict, table: dict) -> bool:
+def _all_fine(obj: JsonObject, table: FieldTable) -> bool:
     """True when every field of the table is fine in `obj` (the usual case): a pass over
     the members present, with no messages built. Fields with items to check say no."""
     required, checks = _fast_table(table)
@@ -157,7 +172,7 @@ def _all_fine(obj: dict, table: dict) -> bool:
     return True
 
 
-def _fields(view: ReportView, obj: dict, table: dict, base: tuple, where: str) -> None:
+def _fields(view: ReportView, obj: JsonObject, table: FieldTable, base: PointerTokens, where: str) -> None:
     if _all_fine(obj, table):
         return
     for key, (type_name, required) in table.items():
@@ -194,24 +209,24 @@ def _fields(view: ReportView, obj: dict, table: dict, base: tuple, where: str) -
             _ranking(view, value, (*base, key), f"{where}.{key}")
 
 
-def _model(view: ReportView, obj: Any, table: dict, base: tuple, where: str) -> None:
+def _model(view: ReportView, obj: Any, table: FieldTable, base: PointerTokens, where: str) -> None:
     if isinstance(obj, dict):
         _fields(view, obj, table, base, where)
     else:
         view.add("schema", f"{where} must be an object, not {json_shown(obj)}", *base)
 
 
-def _ranking(view: ReportView, items: list, base: tuple, where: str) -> None:
+def _ranking(view: ReportView, items: list[Any], base: PointerTokens, where: str) -> None:
     """A list of retrieval results (query_id, test_collection, ranked_docs) or of ranked
     documents (doc_id, rank): every item one kind, as the reference's union demands."""
 
-    def problems(check) -> list:
+    def problems(check: ItemCheck) -> list[Finding]:
         probe = ReportView(value={}, spec=view.spec)
         for j, item in enumerate(items):
             check(probe, item, (*base, j), f"{where}[{j}]")
         return probe.findings
 
-    def retrieved(probe, item, tokens, at):
+    def retrieved(probe: ReportView, item: Any, tokens: PointerTokens, at: str) -> None:
         _model(probe, item, RETRIEVED_FIELDS, tokens, at)
         docs = item.get("ranked_docs") if isinstance(item, dict) else None
         if isinstance(item, dict) and "ranked_docs" in item and not isinstance(docs, list):
@@ -221,7 +236,7 @@ def _ranking(view: ReportView, items: list, base: tuple, where: str) -> None:
         for k, d in enumerate(docs if isinstance(docs, list) else []):
             ranked(probe, d, (*tokens, "ranked_docs", k), f"{at}.ranked_docs[{k}]")
 
-    def ranked(probe, item, tokens, at):
+    def ranked(probe: ReportView, item: Any, tokens: PointerTokens, at: str) -> None:
         _model(probe, item, RANKED_DOCUMENT_FIELDS, tokens, at)
         doc = item.get("doc") if isinstance(item, dict) else None
         if doc is not None:
@@ -299,7 +314,7 @@ def _check_unread_list(view: ReportView) -> None:
         )
 
 
-def _check_topic_ids(view: ReportView, md: dict) -> None:
+def _check_topic_ids(view: ReportView, md: JsonObject) -> None:
     tid, nid = md.get("topic_id"), md.get("narrative_id")
     if tid is None and nid is None:
         field_name = view.spec.topic_id_field if view.spec is not None else "topic_id"

@@ -5,6 +5,7 @@ docid_pattern (for cited ids)."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING, Any
 
 from citelens.check.finding import Target
 from citelens.check.rule import Rule
@@ -16,8 +17,11 @@ from citelens.check.rules.sentences_fixes import (
     fix_citation_score,
     fix_reference_index,
 )
-from citelens.check.view import FAMILY, SHAPE_NAMES, ReportView, blank, is_number
+from citelens.check.view import FAMILY, SHAPE_NAMES, JsonArray, ReportView, blank, is_number
 from citelens.source.json_types import JSON_TYPE_PLURALS, json_shown, json_type
+
+if TYPE_CHECKING:
+    from citelens.check.track_spec import TrackSpec
 
 
 def check_empty_answer(view: ReportView) -> bool:
@@ -44,7 +48,7 @@ def check_shapes(view: ReportView) -> None:
     main = next((f for f in families if f is not None), None)
     first_at = families.index(main) if main else None
     for i, kind in enumerate(view.kinds):
-        s = view.sentences[i]
+        s = (view.sentences or [])[i]  # kinds has one entry per sentence
         cits = s.get("citations") if isinstance(s, dict) else None
         if kind == "invalid":
             view.add(
@@ -61,10 +65,10 @@ def check_shapes(view: ReportView) -> None:
                 "{doc id: score} objects; write {} (or null) for no citations",
                 *view.sptr(i, "citations"),
             )
-        elif families[i] is not None and families[i] != main:
+        elif (family := families[i]) is not None and family != main and main is not None:
             view.add(
                 "citation_format",
-                f"{key}[{i}] cites with {SHAPE_NAMES[families[i]]} while "
+                f"{key}[{i}] cites with {SHAPE_NAMES[family]} while "
                 f"{key}[{first_at}] uses {SHAPE_NAMES[main]}; use one citation shape per report",
                 *view.sptr(i, "citations"),
             )
@@ -165,7 +169,7 @@ def check_sentences(view: ReportView) -> None:
                 )
 
 
-def _all_ids_ok(spec, cits, shape: str | None, refs: list) -> bool:
+def _all_ids_ok(spec: TrackSpec, cits: Any, shape: str | None, refs: JsonArray) -> bool:
     """Fast path: every doc id this sentence cites is valid (no pointers built)."""
     if type(cits) is not list and type(cits) is not dict:
         return True  # not a citation container: citation_format says so
@@ -175,11 +179,11 @@ def _all_ids_ok(spec, cits, shape: str | None, refs: list) -> bool:
     return spec.all_docids_ok(cits)  # a list of ids, or the keys of a {doc id: score} map
 
 
-def _collection(spec) -> str:
+def _collection(spec: TrackSpec) -> str:
     return f" for {spec.collection_ids[0]}" if spec.collection_ids else ""
 
 
-def _example(spec) -> str:
+def _example(spec: TrackSpec) -> str:
     return f" (e.g. {spec.docid_example})" if spec.docid_example else ""
 
 
@@ -189,7 +193,7 @@ def check_scores(view: ReportView) -> None:
     for i, kind in enumerate(view.kinds):
         if (kind != "ragtime_lax" and kind != "ragtime_bad") or view.sentence_shape(i) != "ragtime":
             continue  # "ragtime": every score is already a JSON number
-        cits = view.sentences[i].get("citations")
+        cits = (view.sentences or [])[i].get("citations")  # kinds has one entry per sentence
         for doc, score in cits.items():
             if not is_number(score):
                 if isinstance(score, int) and not isinstance(score, bool):  # beyond the float range

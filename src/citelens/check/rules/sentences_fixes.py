@@ -32,6 +32,7 @@ def fix_reference_index(f: Finding, ctx: FixContext) -> Fix | None:
 
 def fix_citation_duplicate(f: Finding, ctx: FixContext) -> Fix | None:
     i = sentence_index(f, ctx)
+    cits: Any  # the sentence's citations: a list when their node is an array
     node, cits = citations_of(ctx, i) if i is not None else (None, None)
     if node is None or node.kind != "array" or not isinstance(cits, list):
         return None
@@ -60,6 +61,7 @@ def ranked(cits: Any) -> list[tuple[Any, float]] | None:
 def fix_citation_count(f: Finding, ctx: FixContext) -> Fix | None:
     i = sentence_index(f, ctx)
     limit = f.data.get("limit")
+    cits: Any  # the sentence's citations (None without a node)
     node, cits = citations_of(ctx, i) if i is not None else (None, None)
     if node is None or limit is None:
         return None

@@ -6,6 +6,7 @@ import os
 import re
 from typing import TextIO
 
+from citelens.check.finding import Finding
 from citelens.check.result import FileResult
 from citelens.cli.output.summary import Summary, summary_line
 
@@ -55,7 +56,7 @@ def render_text(results: list[FileResult], summary: Summary | None = None, *, co
     return "\n".join(lines) + "\n"
 
 
-def _reading_order(f) -> tuple:
+def _reading_order(f: Finding) -> tuple[int, int, str, str]:
     return f.start, f.end, f.code, f.message
 
 
