@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -54,6 +55,28 @@ SECTIONS = {
 FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```[ \t]*$", re.S | re.M)
 _CODE_HEADING = re.compile(r"^## +`?([a-z_]+)`? *$", re.M)
 _SUB_HEADING = re.compile(r"^### +(.+?) *$", re.M)
+
+
+def example_label(info: str, code: Callable[[str], str] = str) -> str:
+    """What a fenced example block of a rule doc holds, in words ("" for a block that needs
+    no label); `code` marks up the literal names in it (the docs site wraps them in
+    backticks), so the terminal and the site say the same."""
+    words = info.split()
+    attrs = dict(w.split("=", 1) for w in words if "=" in w)
+    if "topics" in words:
+        return "topics file:"
+    if "spec-file" in words:
+        return "spec file (TOML):"
+    if "docs" in words:
+        if "partial" in words:
+            return f"corpus, given with {code('--docs')} (its index only partly built):"
+        return f"corpus file (given with {code('--docs')}):"
+    if "spec" in attrs:
+        label = f"run, checked under spec {code(attrs['spec'])}"
+        if "saved-as" in attrs:
+            label += f", saved as {attrs['saved-as']}"
+        return label + ":"
+    return ""
 
 
 class CatalogError(ValueError):

@@ -95,35 +95,16 @@ def render_list(docs: Sequence[RuleDoc]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _block_label(info: str) -> str:
-    words = info.split()
-    attrs = dict(w.split("=", 1) for w in words if "=" in w)
-    if "topics" in words:
-        return "topics file:"
-    if "spec-file" in words:
-        return "spec file (TOML):"
-    if "docs" in words:
-        if "partial" in words:
-            return "corpus, given with --docs (its index only partly built):"
-        return "corpus file (given with --docs):"
-    if "spec" in attrs:
-        label = f"run, checked under spec {attrs['spec']}"
-        if "saved-as" in attrs:
-            label += f", saved as {attrs['saved-as']}"
-        return label + ":"
-    return ""
-
-
 def plain(markdown: str) -> str:
     """Markdown as terminal text: fenced blocks become labelled, indented blocks; emphasis
     markers go; everything else (tables, lists, `code`) reads fine as written."""
 
     def block(m: re.Match[str]) -> str:
-        label = _block_label(m.group(1))
+        label = example_label(m.group(1))
         body = "\n".join("    " + line if line else "" for line in m.group(2).rstrip("\n").split("\n"))
         return (label + "\n" if label else "") + body + "\n"
 
-    from citelens.check.catalog import FENCE
+    from citelens.check.catalog import FENCE, example_label
 
     text = FENCE.sub(block, markdown)
     text = re.sub(r"\*\*(.+?)\*\*", r"\1", text)
