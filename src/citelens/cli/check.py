@@ -257,8 +257,8 @@ def run(args: argparse.Namespace) -> int:
             out.write(summary_line(Summary.of(results)) + "\n")
     elif not args.diff:
         write_output(args.format, results, out, rule_summary=rule_summary)
-    if args.format == "text" and not args.diff:
-        from citelens.support.summary import text_lines
+    if args.format == "text" and not args.diff and any(r.support is not None for r in results):
+        from citelens.support.summary import text_lines  # loads pydantic: only with --support
 
         for r in results:
             if r.support is not None:

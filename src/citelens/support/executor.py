@@ -11,9 +11,10 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from citelens.support.settings import SupportSettings
+if TYPE_CHECKING:  # pydantic loads only when judging: `check` without --support stays light
+    from citelens.support.settings import SupportSettings
 
 Pair = tuple[str, str | None]  # (sentence, document text or None)
 
@@ -25,6 +26,7 @@ class ExecutorError(ValueError):
 def judge_batch(pairs: Sequence[Pair], settings_data: dict[str, Any]) -> list[dict[str, Any]]:
     """Judge a batch; plain data in and out (cheap to send between processes)."""
     from citelens.support.judge import judge_support
+    from citelens.support.settings import SupportSettings
 
     settings = SupportSettings.model_validate(settings_data)
     return [judge_support(sentence, doc, settings).to_dict() for sentence, doc in pairs]
