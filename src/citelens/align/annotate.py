@@ -31,6 +31,32 @@ def check_groundedness(
     return compute_hallucination_metrics(results, config=hallucination_config)
 
 
+def is_grounded(
+    answer: str,
+    sources: Sequence[Any],
+    *,
+    threshold: float = 0.5,
+    hallucination_config: Any = None,
+    **align_options: Any,
+) -> bool:
+    """True when the answer's groundedness reaches ``threshold``."""
+    metrics = check_groundedness(answer, sources, hallucination_config=hallucination_config, **align_options)
+    return metrics.groundedness_score >= threshold
+
+
+def is_hallucinated(
+    answer: str,
+    sources: Sequence[Any],
+    *,
+    threshold: float = 0.5,
+    hallucination_config: Any = None,
+    **align_options: Any,
+) -> bool:
+    """True when the hallucination rate exceeds ``threshold``."""
+    metrics = check_groundedness(answer, sources, hallucination_config=hallucination_config, **align_options)
+    return metrics.hallucination_rate > threshold
+
+
 def annotate_answer(
     answer: str,
     sources: Sequence[Any],

@@ -8,11 +8,9 @@ the grounded spans (supported, and partial unless excluded) over all characters.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from citelens.align.config import CitationConfig
 from citelens.align.models import AnswerSpan, Citation, SpanCitations, Status
 
 
@@ -139,35 +137,3 @@ def compute_hallucination_metrics(
         unsupported_spans=unsupported,
         weakly_supported_spans=weak,
     )
-
-
-def is_grounded(
-    answer: str,
-    sources: Sequence[Any],
-    *,
-    threshold: float = 0.5,
-    config: CitationConfig | None = None,
-    hallucination_config: HallucinationConfig | None = None,
-    **kwargs: Any,
-) -> bool:
-    """True when the answer's groundedness reaches ``threshold``."""
-    from citelens.align.citations import align_citations
-
-    results = align_citations(answer, sources, config=config, **kwargs)
-    return compute_hallucination_metrics(results, config=hallucination_config).groundedness_score >= threshold
-
-
-def is_hallucinated(
-    answer: str,
-    sources: Sequence[Any],
-    *,
-    threshold: float = 0.5,
-    config: CitationConfig | None = None,
-    hallucination_config: HallucinationConfig | None = None,
-    **kwargs: Any,
-) -> bool:
-    """True when the hallucination rate exceeds ``threshold``."""
-    from citelens.align.citations import align_citations
-
-    results = align_citations(answer, sources, config=config, **kwargs)
-    return compute_hallucination_metrics(results, config=hallucination_config).hallucination_rate > threshold
