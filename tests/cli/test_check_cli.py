@@ -8,14 +8,9 @@ from pathlib import Path
 import pytest
 
 from citelens.cli import main
+from cli_capture import run
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_clean_bundled_example_exits_zero(capsys):

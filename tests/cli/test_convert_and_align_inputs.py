@@ -6,19 +6,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from citelens.cli import main
+from cli_capture import run
 
 GOOD = (
     '{"metadata":{"team_id":"t","narrative_id":"rag2026-0","narrative":"How do bees make honey?",'
     '"run_id":"my-run","run_desc":"BM25 + LLM"},"references":["shard_00459_61697"],'
     '"answer":[{"text":"Bees make honey from nectar.","citations":[0]}]}'
 )
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_convert_points_at_the_findings_check_gives_for_a_report_it_cannot_load(capsys, tmp_path):

@@ -4,17 +4,11 @@ import json
 from pathlib import Path
 
 from citelens.check import Checker
-from citelens.cli import main
 from citelens.specs import get_spec
+from cli_capture import run
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 RAGTIME = EXAMPLES / "ragtime26-run.jsonl"
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_converts_line_by_line_in_order_and_reports_losses(capsys, tmp_path):

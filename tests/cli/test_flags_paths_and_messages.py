@@ -12,17 +12,12 @@ from pathlib import Path
 import pytest
 
 from citelens.cli import main
+from cli_capture import run
 from unprivileged import shared_folder, unprivileged
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 MISTAKES = EXAMPLES / "rag26-with-mistakes.jsonl"
 RAGTIME = EXAMPLES / "ragtime26-run.jsonl"
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # --- --strict and the config file ------------------------------------------------------

@@ -14,17 +14,12 @@ from pathlib import Path
 import pytest
 
 from citelens.cli import main
+from cli_capture import run
 from unprivileged import give_to_unprivileged, shared_folder, unprivileged
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 MISTAKES = EXAMPLES / "rag26-with-mistakes.jsonl"
 RAGTIME = EXAMPLES / "ragtime26-run.jsonl"
-
-
-def run(capsys, *argv):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_fix_through_a_symlink_fixes_the_target_and_keeps_the_link(capsys, tmp_path):
