@@ -20,6 +20,7 @@ from citelens import __version__
 from citelens.config import ConfigError
 from citelens.specs import SpecError
 from citelens.topics import TopicFileError
+from citelens_server.background import BackgroundChecks, Checked
 from citelens_server.diagnostics import SOURCE, Debouncer, DiagnosticsJson
 from citelens_server.editor_settings import EditorSettings
 from citelens_server.positions import Encoding
@@ -44,6 +45,7 @@ class CiteLensServer(LanguageServer):
         self.pull = False  # the client pulls diagnostics (textDocument/diagnostic)
         self.generation = 0  # bumped when settings change: pull result ids go stale
         self.debouncer = Debouncer()
+        self.checks = BackgroundChecks(self)
         self.published: dict[str, int | None] = {}  # uri -> version last published
         self.rendered: dict[str, DiagnosticsJson] = {}  # uri -> its diagnostics' JSON
         self.folders: list[Path] = []
@@ -90,17 +92,17 @@ class CiteLensServer(LanguageServer):
         self.debouncer.schedule(uri, delay, self.publish)
 
     def publish(self, uri: str) -> None:
-        """Push the findings of `uri`'s current version (never an older one)."""
-        doc = self.document(uri)
-        if doc is None:
-            return
-        version = doc.version
-        try:
-            diagnostics = self.diagnostics_json(doc)
-        except SETTINGS_ERRORS as exc:
-            diagnostics = self.settings_problem(doc, exc)
-        if self.document(uri) is not doc or doc.version != version:
-            return  # closed or edited meanwhile: a newer check is already scheduled
+        """Check `uri` in a worker; its findings are pushed when they are still current."""
+        self.checks.start(uri)
+
+    def deliver(self, uri: str, checked: Checked) -> None:
+        """Push a worker's result (the caller made sure it is for the current version)."""
+        if self.pull:
+            return  # kept in `checks.latest` for the client's next pull
+        diagnostics = checked.diagnostics
+        if checked.problem is not None:
+            diagnostics = self.settings_problem(checked.doc, checked.problem)
+        version = checked.version
         self.published[uri] = version
         head = f'{{"jsonrpc":"2.0","method":"{types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS}","params":{{"uri":{json.dumps(uri)}'
         if version is not None:
@@ -153,6 +155,7 @@ class CiteLensServer(LanguageServer):
 
     def clear(self, uri: str) -> None:
         self.debouncer.cancel(uri)
+        self.checks.forget(uri)
         self.published.pop(uri, None)
         self.rendered.pop(uri, None)
         if not self.pull:
