@@ -100,12 +100,12 @@ class BackgroundChecks:
         doc = self.server.document(uri)
         if doc is None:
             return
-        self._run(uri, lambda: self._check(doc))
+        self._run(uri, lambda: self._check(doc, uri))
 
     def open(self, uri: str, text: str, version: int | None) -> None:
         """Open a document (reading a big file takes seconds too) and check it."""
         session = self.server.session
-        self._run(uri, lambda: self._check(session.open(uri, text, version)))
+        self._run(uri, lambda: self._check(session.open(uri, text, version), uri))
 
     def _run(self, uri: str, job: Callable[[], Checked | None]) -> None:
         loop = asyncio.get_running_loop()
@@ -113,14 +113,14 @@ class BackgroundChecks:
         self.running[uri] = future
         future.add_done_callback(lambda f: self._done(uri, f))
 
-    def _check(self, doc: Any) -> Checked:
+    def _check(self, doc: Any, uri: str) -> Checked:
         """In a worker: the findings of the document's current version, rendered."""
         from citelens_server.server import SETTINGS_ERRORS
 
         server = self.server
         version, generation = doc.version, server.generation
         try:
-            return Checked(doc, version, generation, server.diagnostics_json(doc))
+            return Checked(doc, version, generation, server.diagnostics_json(doc, uri))
         except SETTINGS_ERRORS as exc:
             return Checked(doc, version, generation, None, exc)
 

@@ -35,7 +35,7 @@ def _doc_link(code: str, cache: dict[str, str | None] = {}) -> str | None:  # no
     return cache[code]
 
 
-def to_diagnostic(finding: Finding, index: LineIndex, encoding: Encoding) -> dict[str, Any]:
+def to_diagnostic(finding: Finding, index: LineIndex, encoding: Encoding, uri: str = "") -> dict[str, Any]:
     diagnostic: dict[str, Any] = {
         "range": span_range(index, finding.start, finding.end, encoding),
         "severity": SEVERITY.get(finding.severity, 1),
@@ -64,7 +64,7 @@ class DiagnosticsJson:
     def __init__(self) -> None:
         self._fragments: dict[tuple, str] = {}
 
-    def render(self, findings: list[Finding], index: LineIndex, encoding: Encoding) -> str:
+    def render(self, findings: list[Finding], index: LineIndex, encoding: Encoding, uri: str = "") -> str:
         starts, text = index.starts, index.text
         line_of = index.line_of
         line_keys: dict[int, str] = {}
@@ -92,7 +92,7 @@ class DiagnosticsJson:
             )
             fragment = old.get(key)
             if fragment is None:
-                fragment = json.dumps(to_diagnostic(f, index, encoding))
+                fragment = json.dumps(to_diagnostic(f, index, encoding, uri))
             new[key] = fragment
             parts.append(fragment)
         self._fragments = new

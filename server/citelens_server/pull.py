@@ -23,7 +23,7 @@ def register(server: CiteLensServer) -> None:
     @server.feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
         types.DiagnosticOptions(
-            identifier="citelens", inter_file_dependencies=False, workspace_diagnostics=False
+            identifier="citelens", inter_file_dependencies=False, workspace_diagnostics=True
         ),
     )
     def diagnostic(ls: CiteLensServer, params: types.DocumentDiagnosticParams) -> Json:
@@ -38,7 +38,7 @@ def register(server: CiteLensServer) -> None:
             items = checked.diagnostics
         else:
             try:
-                items = ls.diagnostics_json(doc)
+                items = ls.diagnostics_json(doc, params.text_document.uri)
             except SETTINGS_ERRORS as exc:
                 items = ls.settings_problem(doc, exc)
         return Json(text=f'{{"kind":"full","resultId":{json.dumps(rid)},"items":{items}}}')

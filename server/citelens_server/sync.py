@@ -49,6 +49,7 @@ def register(server: CiteLensServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: CiteLensServer, params: types.DidSaveTextDocumentParams) -> None:
         uri = params.text_document.uri
+        ls.runs.wake()  # a saved run file: workspace reports look again
         if ls.session.refresh():  # a saved project file, spec or topics file
             ls.recheck_all()
         elif uri in ls.open_reports:
