@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import os
 from pathlib import Path
 from typing import Any
 
@@ -32,18 +33,18 @@ _tokens = itertools.count(1)
 
 
 def run_files(ls: CiteLensServer) -> list[Path]:
-    """The run files under the workspace folders: `*.jsonl`, `*.json` and the `files` globs."""
+    """The run files under the workspace folders: `*.jsonl`, `*.json` and the `files` globs
+    (skipped directories are not walked into)."""
     found: list[Path] = []
     for folder in ls.folders:
-        for path in sorted(folder.rglob("*")):
-            if len(found) >= MAX_FILES:
-                return found
-            if any(part in SKIPPED_DIRS for part in path.relative_to(folder).parts):
-                continue
-            if path.is_file() and (
-                path.name.lower().endswith(REPORT_SUFFIXES) or ls._matches_configured_globs(path)
-            ):
-                found.append(path)
+        for root, dirs, names in os.walk(folder):
+            dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
+            for name in sorted(names):
+                path = Path(root) / name
+                if name.lower().endswith(REPORT_SUFFIXES) or ls._matches_configured_globs(path):
+                    found.append(path)
+                    if len(found) >= MAX_FILES:
+                        return found
     return found
 
 
