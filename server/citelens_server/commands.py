@@ -42,10 +42,27 @@ def run_files(ls: CiteLensServer) -> list[Path]:
             for name in sorted(names):
                 path = Path(root) / name
                 if name.lower().endswith(REPORT_SUFFIXES) or ls._matches_configured_globs(path):
+                    if _is_settings_input(ls, path):
+                        continue  # the topics file or a corpus: read by the checks, not a run
                     found.append(path)
                     if len(found) >= MAX_FILES:
                         return found
     return found
+
+
+def _is_settings_input(ls: CiteLensServer, path: Path) -> bool:
+    try:
+        settings = ls.session.settings_for(path)
+    except Exception:  # a broken project file: its runs are still listed (and show the problem)
+        return False
+    here = path.resolve()
+    if settings.topics is not None and Path(settings.topics).resolve() == here:
+        return True
+    for corpus in settings.corpora or ():
+        where = Path(corpus)
+        if where.is_absolute() and (where.resolve() == here or where.resolve() in here.parents):
+            return True
+    return False
 
 
 def register(server: CiteLensServer) -> None:

@@ -76,6 +76,10 @@ async def test_workspace_pull_reports_every_run_then_only_what_changed(fresh, wo
     (workspace / "package.json").write_text('{"name": "x", "version": "1.0.0"}\n', encoding="utf-8")
     (workspace / ".vscode").mkdir()
     (workspace / ".vscode" / "settings.json").write_text('{"citelens.spec": "rag25"}\n', encoding="utf-8")
+    # a topics file is read by the checks, not checked as a run
+    (workspace / "t").mkdir()
+    (workspace / "t" / "citelens.toml").write_text('spec = "rag25"\ntopics = "topics.jsonl"\n', "utf-8")
+    (workspace / "t" / "topics.jsonl").write_text('{"request_id": "1", "title": "floods"}\n', "utf-8")
     array_path = workspace / "reports.json"
     array_text = '[{"metadata": {"run_id": "r"}, "answer": []}]\n'
     array_path.write_text(array_text, encoding="utf-8")
