@@ -79,15 +79,18 @@ class DiagnosticsJson:
         line_keys: dict[int, str] = {}
         old, new = self._fragments, {}
         parts = []
+
+        def line_text(n: int) -> str:
+            found = line_keys.get(n)
+            if found is None:
+                found = line_keys[n] = text[starts[n] : index.line_end(n, with_break=True)]
+            return found
+
         for f in findings:
             ls, le = line_of(f.start), line_of(f.end)
-            hs = line_keys.get(ls)
-            if hs is None:
-                hs = line_keys[ls] = text[starts[ls] : index.line_end(ls, with_break=True)]
-            he = hs if le == ls else line_keys.get(le)
-            if he is None:
-                he = line_keys[le] = text[starts[le] : index.line_end(le, with_break=True)]
-            key = (
+            hs = line_text(ls)
+            he = hs if le == ls else line_text(le)
+            key: tuple[Any, ...] = (
                 f.code,
                 f.severity,
                 f.message,
@@ -99,8 +102,13 @@ class DiagnosticsJson:
                 hs,
                 he,
             )
-            # a related place may sit on another line: such diagnostics are made afresh
-            fragment = old.get(key) if RELATED_AT not in f.data else None
+            related = f.data.get(RELATED_AT) if f.data else None
+            if related:  # a related place may sit on another line: its line is part of the key
+                for _, ds, de in related:
+                    rs, rl = f.start + ds, line_of(f.start + ds)
+                    re_, rle = f.start + de, line_of(f.start + de)
+                    key += (rl, rs - starts[rl], line_text(rl), rle, re_ - starts[rle], line_text(rle))
+            fragment = old.get(key)
             if fragment is None:
                 fragment = json.dumps(to_diagnostic(f, index, encoding, uri))
             new[key] = fragment

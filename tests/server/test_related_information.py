@@ -36,3 +36,29 @@ async def test_duplicate_topic_and_index_out_of_range_point_at_their_places(clie
     assert all(
         not d.related_information for d in got if d.code not in ("duplicate_topics", "reference_index")
     )
+
+
+def test_a_cached_diagnostic_follows_its_related_place_on_another_line(tmp_path):
+    """An edit on the first report (not on the duplicate's line) moves the related place:
+    the duplicate's diagnostic must not come from the cache unchanged."""
+    import json
+
+    from citelens.session import TextChange, Workspace
+    from citelens_server.diagnostics import DiagnosticsJson
+
+    text = _run()
+    doc = Workspace((tmp_path,), init_options={"spec": "rag25"}).open(
+        (tmp_path / "r.jsonl").as_uri(), text, 1
+    )
+    rendered = DiagnosticsJson()
+
+    def related_start() -> dict:
+        diags = json.loads(rendered.render(doc.result.findings, doc.line_index, "utf-16", doc.uri))
+        (dup,) = [d for d in diags if d["code"] == "duplicate_topics"]
+        return dup["relatedInformation"][0]["location"]["range"]["start"]
+
+    before = related_start()
+    at = text.index('"run_id": "') + len('"run_id": "')
+    doc.apply_changes([TextChange(at, at, "🌊")], version=2)
+    after = related_start()
+    assert after == {"line": before["line"], "character": before["character"] + 2}  # one astral char: 2 units
