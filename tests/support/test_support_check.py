@@ -286,7 +286,7 @@ def test_support_thresholds_table_sets_the_judge_thresholds(tmp_path):
         ),
         (
             "[support_thresholds]\nsupported_coverage = 2\n",
-            "support_thresholds.supported_coverage: Input should be less than or equal to 1",
+            "support_thresholds.supported_coverage: must be at most 1.0",
             2,
         ),
         ('support = "yes"\n', "'support' must be true or false", 1),
@@ -357,3 +357,16 @@ def test_the_editor_lookup_gives_the_cli_verdict_for_every_citation(tmp_path, ca
 
     editor = support_rows((f.code, f.message) for f in doc.result.findings)
     assert editor == support_rows((f["code"], f["message"]) for f in cli["findings"]) and editor
+
+
+def test_the_summary_groundedness_is_seed_2s_figure():
+    # the text summary computes groundedness without seed 2's models; it must be the same number
+    seen = 0
+    for name in ("run1.jsonl", "run2.jsonl", "run3.jsonl", "run4.jsonl"):
+        run = SupportRun(cache=VerdictCache(), executor="serial")
+        result = Checker(None, support=run).check_text((KIDDIE / name).read_text())
+        for report in result.support or []:
+            metrics = report.hallucination_metrics()
+            assert report.groundedness() == pytest.approx(metrics.groundedness_score, abs=1e-12)
+            seen += metrics.num_spans
+    assert seen > 50

@@ -88,6 +88,27 @@ class ReportSupport:
         judged = c["supported"] + c["partial"] + c["unsupported"]
         return {k: (c[k] / judged if judged else 0.0) for k in ("supported", "partial", "unsupported")}
 
+    def groundedness(self) -> float:
+        """Seed 2's groundedness score of ``hallucination_metrics()`` (the same figure),
+        computed without building its models: the text summary needs only this."""
+        from citelens.align.groundedness import char_groundedness
+
+        figures = []
+        for s in self.sentences:
+            verdict = s.verdict
+            if verdict is Verdict.UNCHECKED:
+                continue
+            if verdict is None or verdict is Verdict.UNSUPPORTED:
+                figures.append((len(s.text), "unsupported", 0.0))
+                continue
+            best = max(
+                v.score
+                for v in s.verdicts
+                if v.verdict is not Verdict.UNCHECKED and v.verdict is not Verdict.UNSUPPORTED
+            )
+            figures.append((len(s.text), verdict.value, best))
+        return char_groundedness(figures)
+
     def hallucination_metrics(self) -> HallucinationMetrics:
         """Seed 2's HallucinationMetrics over the sentences with a verdict (uncited sentences
         count as unsupported, as seed 2 counts spans without citations; unchecked ones are left

@@ -89,5 +89,42 @@ class SupportVerdict:
         )
 
 
+_VERDICTS = {v.value: v for v in Verdict}
+_REASONS = {r.value: r for r in UncheckedReason}
+
+
+def to_row(verdict: SupportVerdict) -> list[Any]:
+    """The compact form kept in the on-disk cache: a flat JSON array (a warm re-check
+    decodes thousands of them, and arrays decode faster than objects)."""
+    flat: list[Any] = []
+    for e in verdict.evidence:
+        flat += (e.start, e.end, e.text)
+    return [
+        verdict.verdict.value,
+        round(verdict.score, 4),
+        verdict.reason.value if verdict.reason else None,
+        flat,
+        verdict.matched_terms,
+        verdict.content_terms,
+        list(verdict.missing_numbers),
+        verdict.language,
+    ]
+
+
+def from_row(row: list[Any]) -> SupportVerdict:
+    """The inverse of ``to_row``."""
+    verdict, score, reason, flat, matched, content, missing, language = row
+    return SupportVerdict(
+        _VERDICTS[verdict],
+        score,
+        tuple(Evidence(flat[i], flat[i + 1], flat[i + 2]) for i in range(0, len(flat), 3)),
+        _REASONS[reason] if reason else None,
+        matched,
+        content,
+        tuple(missing),
+        language,
+    )
+
+
 def unchecked(reason: UncheckedReason, language: str | None = None) -> SupportVerdict:
     return SupportVerdict(Verdict.UNCHECKED, 0.0, reason=reason, language=language)
