@@ -159,11 +159,53 @@ def test_bad_executor_is_a_usage_error(capsys):
         parse_executor("process:host")
 
 
-def test_documents_file_errors_are_positioned(capsys, tmp_path):
-    bad = tmp_path / "docs.jsonl"
-    bad.write_text('{"id": "a", "text": "x"}\n{"id": "b"}\n')
-    assert main(["check", "--support", "--documents", str(bad), str(KIDDIE / "run1.jsonl")]) == 2
-    assert f"{bad}:2:1: a document needs an id" in capsys.readouterr().err
+def _run_without_embedded_documents(tmp_path: Path) -> tuple[Path, Path]:
+    """Kiddie run 1 with its documents moved out of the reports into a JSON-lines file."""
+    reports = [json.loads(line) for line in (KIDDIE / "run1.jsonl").read_text().splitlines()]
+    docs = {}
+    for report in reports:
+        for doc_id, doc in report.pop("documents").items():
+            docs[doc_id] = doc["text"]
+    run = tmp_path / "bare.jsonl"
+    run.write_text("".join(json.dumps(r) + "\n" for r in reports))
+    documents = tmp_path / "docs.jsonl"
+    documents.write_text("".join(json.dumps({"id": k, "text": v}) + "\n" for k, v in docs.items()))
+    return run, documents
+
+
+def _verdicts(out: str) -> list[str]:
+    [file_doc] = json.loads(out)["support"]
+    return [c["verdict"] for r in file_doc["reports"] for s in r["sentences"] for c in s["citations"]]
+
+
+def test_docs_gives_the_judge_the_documents_the_reports_do_not_embed(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("CITELENS_CACHE_DIR", str(tmp_path / "cache"))
+    run, documents = _run_without_embedded_documents(tmp_path)
+    common = ["check", str(run), "--support", "--format", "json", "--support-cache", "none"]
+    main(common)
+    without = _verdicts(capsys.readouterr().out)
+    assert set(without) == {"unchecked"}
+    main([*common, "--docs", str(documents)])
+    captured = capsys.readouterr()
+    with_docs = _verdicts(captured.out)
+    assert len(with_docs) == len(without) and "unchecked" not in with_docs
+    assert "unknown_document" not in captured.out  # every cited id is in the file
+
+
+def test_documents_is_a_deprecated_hidden_alias_of_docs(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("CITELENS_CACHE_DIR", str(tmp_path / "cache"))
+    run, documents = _run_without_embedded_documents(tmp_path)
+    common = ["check", "--support", "--format", "json", "--support-cache", "none"]
+    main([*common, str(run), "--docs", str(documents)])
+    via_docs = capsys.readouterr()
+    main([*common, "--documents", str(documents), str(run)])  # the old spelling, before the path
+    via_alias = capsys.readouterr()
+    assert _verdicts(via_alias.out) == _verdicts(via_docs.out)
+    assert "--documents is deprecated; use --docs" in via_alias.err and "deprecated" not in via_docs.err
+    with pytest.raises(SystemExit):
+        main(["check", "--help"])
+    help_text = capsys.readouterr().out
+    assert "--docs SOURCE" in help_text and "--documents" not in help_text
 
 
 def test_disk_cache_answers_an_unchanged_run_without_judging(tmp_path, monkeypatch):

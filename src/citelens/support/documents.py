@@ -1,9 +1,8 @@
-"""Where the judge gets document text: the report's own embedded documents, or a simple
-JSON-lines file of documents (until a corpus source is configured)."""
+"""Where the judge gets document text: the report's own embedded documents, then the
+document sources (`--docs`, `corpora`; citelens.corpus)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -11,10 +10,6 @@ from typing import Any
 # field names seen in the wild for a document's id and its text, in order of preference
 ID_FIELDS = ("id", "doc_id", "docid", "docno", "_id")
 TEXT_FIELDS = ("text", "segment", "body", "contents", "content")
-
-
-class DocumentFileError(ValueError):
-    """A documents file that cannot be read; the message names the line."""
 
 
 def document_text(doc: Any) -> str | None:
@@ -46,30 +41,6 @@ def embedded_documents(report: Mapping[str, Any]) -> dict[str, str]:
                 text = document_text(doc)
                 if doc_id is not None and text is not None:
                     out[str(doc_id)] = text
-    return out
-
-
-def read_documents_file(path: str | Path) -> dict[str, str]:
-    """A JSON-lines file of documents (``{"id": ..., "text": ...}`` or the usual variants)."""
-    out: dict[str, str] = {}
-    with Path(path).open(encoding="utf-8") as fh:
-        for line_no, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                doc = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise DocumentFileError(f"{path}:{line_no}:{err.colno}: not JSON: {err.msg}") from None
-            if not isinstance(doc, dict):
-                raise DocumentFileError(f"{path}:{line_no}:1: a document must be a JSON object")
-            doc_id = next((doc[k] for k in ID_FIELDS if isinstance(doc.get(k), str | int)), None)
-            text = document_text(doc)
-            if doc_id is None or text is None:
-                raise DocumentFileError(
-                    f"{path}:{line_no}:1: a document needs an id ({'/'.join(ID_FIELDS)}) and a text "
-                    f"({'/'.join(TEXT_FIELDS)})"
-                )
-            out[str(doc_id)] = text
     return out
 
 
