@@ -174,3 +174,47 @@ def test_importing_the_support_package_is_cheap():
     probe = "import sys, citelens.support; print(sorted(m for m in ('Stemmer', 'pydantic', 'numpy') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+# DRAGUN garag run, topic 11 (Carlos Ghosn's escape): a sentence that denies what the cited
+# article reports (the article tells of the walk to the hotel; it does not say nobody confirmed it)
+GHOSN_DOC = "msmarco_v2.1_doc_34_7751734"
+GHOSN_DENIAL = (
+    "Japanese police or court filings offer no public confirmation that Carlos Ghosn walked 800 m to a "
+    "Tokyo hotel on 29 December 2019."
+)
+
+
+def test_a_denial_the_document_does_not_make_is_at_most_partial():
+    document = dragun_document(GHOSN_DOC)
+    denial = judge_support(GHOSN_DENIAL, document)
+    assert denial.verdict is Verdict.PARTIAL
+    assert any("walking about 800m to a nearby hotel" in t for t in quoted(document, denial))
+    # the same words without the denial: the article states it
+    statement = judge_support(GHOSN_DENIAL.replace("offer no public", "offer public"), document)
+    assert statement.verdict is Verdict.SUPPORTED and statement.score == denial.score
+
+
+def test_a_denial_the_document_also_makes_can_be_supported():
+    document = "The board did not approve the merger in 2019. Shareholders were told in March."
+    v = judge_support("The board did not approve the merger in 2019.", document)
+    assert v.verdict is Verdict.SUPPORTED
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "expected"),
+    [
+        ("No court documents have emerged.", "english", True),
+        ("Neither the FBI nor the office named him.", "english", True),
+        ("Records don’t specify the passport.", "english", True),
+        ("It isn't listed.", "english", True),
+        ("A notable nobleman knows Norway.", "english", False),
+        ("Хлорофилл не разрушается.", "russian", True),
+        ("Хлорофилл разрушается.", "russian", False),
+        ("No court documents.", None, False),  # no list for an unknown language
+    ],
+)
+def test_denying_words_are_whole_words_of_the_documents_language(text, language, expected):
+    from citelens.support.negation import states_negation
+
+    assert states_negation(text, language) is expected

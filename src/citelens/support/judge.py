@@ -9,8 +9,12 @@ the thresholds in thresholds.toml; see docs/support.md.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from dataclasses import replace
+
 from citelens.support.document_terms import PREFIX_BUCKET, SUFFIX_BUCKET, PreparedDocument, PreparedDocuments
 from citelens.support.language import different_languages, guess_language
+from citelens.support.negation import states_negation
 from citelens.support.settings import SupportSettings, default_settings
 from citelens.support.terms import NAME, NUMBER, Term, extract_terms
 from citelens.support.verdict import Evidence, SupportVerdict, UncheckedReason, Verdict, unchecked
@@ -42,7 +46,16 @@ def judge_support(
     if doc.content_terms < settings.min_content_terms:
         return unchecked(UncheckedReason.TOO_LITTLE_CONTENT, language)
     name_keys = frozenset(t.key for t in sentence_terms if t.kind == NAME)
-    return _judge_terms(weights, doc, settings, name_keys)
+    verdict = _judge_terms(weights, doc, settings, name_keys)
+    if verdict.verdict is Verdict.SUPPORTED and states_negation(sentence, language):
+        starts = [a for a, _ in doc.passages]
+        passages = {doc.passages[max(0, bisect_right(starts, e.start) - 1)] for e in verdict.evidence}
+        if not any(states_negation(doc.text[a:b], language) for a, b in passages):
+            # the document reports the thing; the sentence says it is absent or denied
+            return replace(
+                verdict, verdict=Verdict.PARTIAL, details={**verdict.details, "negation_unmatched": 1.0}
+            )
+    return verdict
 
 
 def _content_weights(terms: list[Term], settings: SupportSettings) -> dict[str, float]:

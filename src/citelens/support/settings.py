@@ -119,6 +119,12 @@ def stopword_table() -> dict[str, tuple[str, frozenset[str]]]:
 
 
 @cache
+def negation_table() -> dict[str, frozenset[str]]:
+    """Language -> words that deny or state an absence ("n't": English contractions)."""
+    return {lang: frozenset(words.split()) for lang, words in _data("negations.toml").items()}
+
+
+@cache
 def number_table() -> tuple[dict[str, float], dict[str, float], dict[str, str]]:
     """(scale words, number words, unit aliases)."""
     data = _data("numbers.toml")
