@@ -24,6 +24,21 @@ def settings_fingerprint(settings: SupportSettings) -> str:
     ).hexdigest()
 
 
+_HASHES: dict[str, str] = {}
+
+
+def text_hash(text: str) -> str:
+    """The document-text part of a verdict's cache key (memoised: a run cites the same
+    documents again and again, and a str keeps its own hash)."""
+    h = _HASHES.get(text)
+    if h is None:
+        h = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+        if len(_HASHES) > 4096:
+            _HASHES.clear()
+        _HASHES[text] = h
+    return h
+
+
 def verdict_key(sentence: str, doc_id: str, doc_hash: str, fingerprint: str) -> str:
     """The key of one pair: the four parts, each followed by a NUL, hashed in one go."""
     joined = f"{sentence}\x00{doc_id}\x00{doc_hash}\x00{fingerprint}\x00"

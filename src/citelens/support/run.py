@@ -15,8 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from citelens.support.cache import VerdictCache, settings_fingerprint, verdict_key
-from citelens.support.document_terms import text_hash
+from citelens.support.cache import VerdictCache, settings_fingerprint, text_hash, verdict_key
 from citelens.support.documents import embedded_documents
 from citelens.support.executor import Progress, run_judgements
 from citelens.support.settings import SupportSettings, default_settings
@@ -230,8 +229,6 @@ class SupportRun:
         return self._assemble(view, self._keyed(view))
 
     def _assemble(self, view: ReportView, rows: list[KeyedSentence]) -> ReportSupport:
-        from citelens.support.judge import judge_support
-
         memory = self.cache.memory
         sentences = []
         for i, text, ptr, cited, keyed in rows:
@@ -240,7 +237,9 @@ class SupportRun:
                 hit = memory.get(key)
                 if hit is None:
                     hit = self.cache.get_many([key]).get(key)
-                if hit is None:
+                if hit is None:  # never prepared (an editor's single report): judge it now
+                    from citelens.support.judge import judge_support
+
                     fresh = judge_support(text, doc, self.settings)
                     hit = SupportVerdict.from_dict(fresh.to_dict())  # the same rounding as a cached one
                     self.cache.put(key, hit)
