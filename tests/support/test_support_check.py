@@ -412,3 +412,24 @@ def test_the_summary_groundedness_is_seed_2s_figure():
             assert report.groundedness() == pytest.approx(metrics.groundedness_score, abs=1e-12)
             seen += metrics.num_spans
     assert seen > 50
+
+
+def test_corpus_documents_are_fetched_in_one_call_for_the_whole_file(tmp_path, monkeypatch):
+    from citelens.support.documents import CorpusDocuments
+
+    monkeypatch.setenv("CITELENS_CACHE_DIR", str(tmp_path / "cache"))
+    run_path, documents = _run_without_embedded_documents(tmp_path)
+    lookup = CorpusDocuments([str(documents)])
+    calls: list[list[str]] = []
+    source = lookup._source()
+    asked = source.get_many
+    monkeypatch.setattr(source, "get_many", lambda ids: calls.append(list(ids)) or asked(ids))
+    bare = Checker(None, support=SupportRun(cache=VerdictCache(), executor="serial", lookup=lookup))
+    result = bare.check_text(run_path.read_text())
+    embedded = Checker(None, support=SupportRun(cache=VerdictCache(), executor="serial"))
+    expected = embedded.check_text((KIDDIE / "run1.jsonl").read_text())
+    cited = {json.loads(line)["id"] for line in documents.read_text().splitlines()}
+    assert len(calls) == 1 and set(calls[0]) == cited
+    verdicts = [v.verdict for r in result.support or [] for s in r.sentences for v in s.verdicts]
+    assert verdicts == [v.verdict for r in expected.support or [] for s in r.sentences for v in s.verdicts]
+    assert len(verdicts) > 20

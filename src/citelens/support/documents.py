@@ -3,7 +3,7 @@ document sources (`--docs`, `corpora`; citelens.corpus)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -44,26 +44,47 @@ def embedded_documents(report: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
-def corpus_document_lookup(
-    corpora: tuple[str, ...] | list[str], base_dir: Path | None = None
-) -> Callable[[str, Mapping[str, Any]], str | None]:
+class CorpusDocuments:
     """A ``(doc_id, report) -> text`` lookup over the configured corpora (citelens.corpus;
-    relative paths from ``base_dir``), opened on first use; answers are remembered."""
-    chain = None
-    seen: dict[str, str | None] = {}
+    relative paths from ``base_dir``), opened on first use; answers are remembered.
+    ``prefetch`` asks the sources for many ids in one call (one query of an index, the
+    concurrent requests of a service) instead of one call per id."""
 
-    def lookup(doc_id: str, report: Mapping[str, Any]) -> str | None:
-        nonlocal chain
-        if doc_id in seen:
-            return seen[doc_id]
-        if chain is None:
+    def __init__(self, corpora: tuple[str, ...] | list[str], base_dir: Path | None = None) -> None:
+        self.corpora = list(corpora)
+        self.base_dir = base_dir
+        self._chain: Any = None
+        self._seen: dict[str, str | None] = {}
+
+    def _source(self) -> Any:
+        if self._chain is None:
             from citelens.corpus import open_sources
 
-            chain = open_sources(list(corpora), base_dir)
-        from citelens.corpus import lookup_one
+            self._chain = open_sources(self.corpora, self.base_dir)
+        return self._chain
 
-        doc, _why = lookup_one(chain, doc_id)
-        seen[doc_id] = doc.text if doc is not None else None
-        return seen[doc_id]
+    def prefetch(self, ids: Iterable[str]) -> None:
+        wanted = [i for i in dict.fromkeys(ids) if i not in self._seen]
+        if not wanted:
+            return
+        answer = self._source().get_many(wanted)
+        for doc_id in wanted:
+            if doc_id in answer.unanswered:
+                continue  # asked again one at a time: the source may answer then
+            doc = answer.documents.get(doc_id)
+            self._seen[doc_id] = doc.text if doc is not None else None
 
-    return lookup
+    def __call__(self, doc_id: str, report: Mapping[str, Any]) -> str | None:
+        if doc_id not in self._seen:
+            from citelens.corpus import lookup_one
+
+            doc, _why = lookup_one(self._source(), doc_id)
+            self._seen[doc_id] = doc.text if doc is not None else None
+        return self._seen[doc_id]
+
+
+def corpus_document_lookup(
+    corpora: tuple[str, ...] | list[str], base_dir: Path | None = None
+) -> CorpusDocuments:
+    """The lookup over the configured corpora (see CorpusDocuments)."""
+    return CorpusDocuments(corpora, base_dir)

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from citelens.check.finding import Target
     from citelens.check.view import PointerTokens, ReportView
 
+    #: the sentences of one report with their citations (`sentence_pairs`)
+    SentencePairs = list[tuple[int, str, PointerTokens, list["CitedPair"]]]
     #: one sentence as `SupportRun._keyed` lays it out for judging
     KeyedSentence = tuple[int, str, PointerTokens, list["CitedPair"], list[tuple[str, str | None]]]
 
@@ -147,7 +149,7 @@ class ReportSupport:
         return compute_hallucination_metrics(spans)
 
 
-def sentence_pairs(view: ReportView) -> list[tuple[int, str, PointerTokens, list[CitedPair]]]:
+def sentence_pairs(view: ReportView) -> SentencePairs:
     """(index, text, text pointer, citations) of every sentence with a text."""
     out = []
     for i, s in enumerate(view.sentences or []):
@@ -180,10 +182,10 @@ class SupportRun:
             text = self.lookup(doc_id, report)
         return text
 
-    def _keyed(self, view: ReportView) -> list[KeyedSentence]:
+    def _keyed(self, view: ReportView, pairs: SentencePairs | None = None) -> list[KeyedSentence]:
         embedded = embedded_documents(view.value)
         rows = []
-        for i, text, ptr, cited in sentence_pairs(view):
+        for i, text, ptr, cited in pairs if pairs is not None else sentence_pairs(view):
             keyed = []
             for c in cited:
                 doc = self.document(c.doc_id, view.value, embedded)
@@ -194,10 +196,27 @@ class SupportRun:
             rows.append((i, text, ptr, cited, keyed))
         return rows
 
+    def _prefetch(self, views: list[ReportView], pairs: list[SentencePairs]) -> None:
+        """Ask the document sources once for every cited document the reports do not carry."""
+        prefetch = getattr(self.lookup, "prefetch", None)
+        if prefetch is None:
+            return
+        wanted: dict[str, None] = {}
+        for view, report_pairs in zip(views, pairs):
+            embedded = embedded_documents(view.value)
+            for _, _, _, cited in report_pairs:
+                for c in cited:
+                    if c.doc_id not in embedded and c.doc_id not in self.documents:
+                        wanted[c.doc_id] = None
+        if wanted:
+            prefetch(list(wanted))
+
     def prepare(self, views: list[ReportView]) -> list[ReportSupport]:
         """Judge every not-yet-cached pair of these reports at once, on the executor, cache
         the verdicts, and return each report's support."""
-        rows = [self._keyed(view) for view in views]
+        pairs = [sentence_pairs(view) for view in views]
+        self._prefetch(views, pairs)
+        rows = [self._keyed(view, p) for view, p in zip(views, pairs)]
         todo: dict[str, tuple[str, str | None]] = {}
         for report_rows in rows:
             for _, text, _, _, keyed in report_rows:
