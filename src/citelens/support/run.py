@@ -56,13 +56,18 @@ class SentenceSupport:
     pointer: PointerTokens  # pointer tokens of the sentence's text value
     citations: tuple[CitedPair, ...]
     verdicts: tuple[SupportVerdict, ...]
+    #: the best citation verdict, worked out once (counts and shares ask for it often)
+    _best: Verdict | None = field(init=False, repr=False, compare=False, default=None)
+
+    def __post_init__(self) -> None:
+        if self.verdicts:
+            best = max((v.verdict for v in self.verdicts), key=_RANK.__getitem__)
+            object.__setattr__(self, "_best", best)
 
     @property
     def verdict(self) -> Verdict | None:
         """The best citation verdict (None: the sentence cites nothing)."""
-        if not self.verdicts:
-            return None
-        return max((v.verdict for v in self.verdicts), key=_RANK.__getitem__)
+        return self._best
 
     @property
     def all_fail(self) -> bool:
