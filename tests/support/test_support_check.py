@@ -433,3 +433,20 @@ def test_corpus_documents_are_fetched_in_one_call_for_the_whole_file(tmp_path, m
     verdicts = [v.verdict for r in result.support or [] for s in r.sentences for v in s.verdicts]
     assert verdicts == [v.verdict for r in expected.support or [] for s in r.sentences for v in s.verdicts]
     assert len(verdicts) > 20
+
+
+def test_another_amount_is_said_in_the_finding():
+    # DRAGUN garag run, topic 25, against a passage of the article it cites
+    passage = (
+        "The Super League clubs expect they’ll generate more. J.P. Morgan has agreed to underwrite an "
+        "initial $4.2 billion, according to Al-Jazeera."
+    )
+    report = {
+        "responses": [
+            {"text": "J.P. Morgan provided €3.5 billion financing for the Super League.", "citations": ["sl"]}
+        ]
+    }
+    run = SupportRun(documents={"sl": passage}, executor="serial")
+    result = Checker(None, support=run).check_text(json.dumps(report))
+    [finding] = [f for f in result.findings if f.code == "citation_unsupported"]
+    assert "gives another amount than 3500000000" in finding.message

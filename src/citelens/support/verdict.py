@@ -56,6 +56,8 @@ class SupportVerdict:
     missing_numbers: tuple[str, ...] = ()
     language: str | None = None
     details: dict[str, float] = field(default_factory=dict)
+    #: the evidence gives another amount than one of ``missing_numbers`` (so: unsupported)
+    other_amount: bool = False
 
     @property
     def best_evidence(self) -> str:
@@ -73,6 +75,7 @@ class SupportVerdict:
             "content_terms": self.content_terms,
             "missing_numbers": list(self.missing_numbers),
             "language": self.language,
+            "other_amount": self.other_amount,
         }
 
     @classmethod
@@ -86,6 +89,7 @@ class SupportVerdict:
             content_terms=int(data.get("content_terms", 0)),
             missing_numbers=tuple(data.get("missing_numbers", ())),
             language=data.get("language"),
+            other_amount=bool(data.get("other_amount", False)),
         )
 
 
@@ -108,12 +112,13 @@ def to_row(verdict: SupportVerdict) -> list[Any]:
         verdict.content_terms,
         list(verdict.missing_numbers),
         verdict.language,
+        verdict.other_amount,
     ]
 
 
 def from_row(row: list[Any]) -> SupportVerdict:
     """The inverse of ``to_row``."""
-    verdict, score, reason, flat, matched, content, missing, language = row
+    verdict, score, reason, flat, matched, content, missing, language, other_amount = row
     return SupportVerdict(
         _VERDICTS[verdict],
         score,
@@ -123,6 +128,7 @@ def from_row(row: list[Any]) -> SupportVerdict:
         content,
         tuple(missing),
         language,
+        other_amount=other_amount,
     )
 
 
