@@ -107,8 +107,8 @@ def extract_terms(text: str, language: str | None) -> list[Term]:
         if normalized[0].isdigit():
             if previous_number is not None and _thousands_group(text, previous_number, start, end):
                 # "11 000", "10 000": a group of thousands set off by a space
-                value = int(text[previous_number.start : end].translate(_GROUP_SPACES))
-                previous_number = Term(number_key(value), previous_number.start, end, NUMBER)
+                grouped = int(text[previous_number.start : end].translate(_GROUP_SPACES))
+                previous_number = Term(number_key(grouped), previous_number.start, end, NUMBER)
                 terms[-1] = previous_number
                 continue
             value = _parse_number(normalized)
