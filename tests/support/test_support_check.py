@@ -450,3 +450,19 @@ def test_another_amount_is_said_in_the_finding():
     result = Checker(None, support=run).check_text(json.dumps(report))
     [finding] = [f for f in result.findings if f.code == "citation_unsupported"]
     assert "gives another amount than 3500000000" in finding.message
+
+
+def test_a_cached_row_of_another_layout_is_judged_again(tmp_path):
+    import sqlite3
+
+    text = (KIDDIE / "run1.jsonl").read_text()
+    cache_path = tmp_path / "verdicts.sqlite"
+    first = SupportRun(cache=VerdictCache(cache_path), executor="serial")
+    cold = Checker(None, support=first).check_text(text)
+    first.cache.close()
+    with sqlite3.connect(cache_path) as db:  # one row rewritten in a shape this version does not read
+        db.execute("UPDATE verdict_rows SET row = '[\"supported\", 1.0]' WHERE rowid = 1")
+    second = SupportRun(cache=VerdictCache(cache_path), executor="serial")
+    warm = Checker(None, support=second).check_text(text)
+    assert second.cache.misses == 1
+    assert [f.message for f in warm.findings] == [f.message for f in cold.findings]

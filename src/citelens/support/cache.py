@@ -79,7 +79,10 @@ class VerdictCache:
                     marks = ",".join("?" * len(chunk))
                     rows = db.execute(f"SELECT key, row FROM verdict_rows WHERE key IN ({marks})", chunk)
                     for key, text in rows:
-                        verdict = from_row(loads(text))
+                        try:
+                            verdict = from_row(loads(text))
+                        except (ValueError, TypeError, KeyError):
+                            continue  # a row of another layout (or damaged): judged again
                         self.memory[key] = verdict
                         found[key] = verdict
         self.hits += len(found)
