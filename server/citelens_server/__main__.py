@@ -23,9 +23,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP port instead (for debugging)")
     args = parser.parse_args(argv)
 
+    from citelens_server.start_cache import StartCache, default_path
+
+    start_cache = StartCache(default_path())
+    start_cache.install()  # before lsprotocol is imported: see start_cache.py
     from citelens_server import logs
 
     server = create_server()
+    start_cache.uninstall()
+    start_cache.save()
     server.log_handler = logs.setup(server)
     if args.tcp:
         host, _, port = args.tcp.rpartition(":")
