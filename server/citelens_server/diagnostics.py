@@ -36,7 +36,7 @@ def _doc_link(code: str, cache: dict[str, str | None] = {}) -> str | None:  # no
     return cache[code]
 
 
-def to_diagnostic(finding: Finding, index: LineIndex, encoding: Encoding) -> dict[str, Any]:
+def to_diagnostic(finding: Finding, index: LineIndex, encoding: Encoding, uri: str = "") -> dict[str, Any]:
     diagnostic: dict[str, Any] = {
         "range": span_range(index, finding.start, finding.end, encoding),
         "severity": SEVERITY.get(finding.severity, 1),
@@ -65,7 +65,7 @@ class DiagnosticsJson:
     def __init__(self) -> None:
         self._fragments: dict[tuple, str] = {}
 
-    def render(self, findings: list[Finding], index: LineIndex, encoding: Encoding) -> str:
+    def render(self, findings: list[Finding], index: LineIndex, encoding: Encoding, uri: str = "") -> str:
         starts, text = index.starts, index.text
         size, last_line = len(text), len(starts) - 1
         line_texts: dict[int, str] = {}
@@ -95,7 +95,7 @@ class DiagnosticsJson:
             )
             fragment = old.get(key)
             if fragment is None:
-                fragment = json.dumps(to_diagnostic(f, index, encoding))
+                fragment = json.dumps(to_diagnostic(f, index, encoding, uri))
             new[key] = fragment
             parts.append(fragment)
         self._fragments = new
