@@ -11,11 +11,20 @@ GC_THRESHOLDS = (10_000, 50, 100)  # Python's defaults are (700, 10, 10)
 
 
 def create_server():  # -> CiteLensServer (imports kept inside: `--help` stays instant)
-    from citelens_server import actions, commands, hover, lifecycle, navigation, sync
+    from citelens_server import (
+        actions,
+        cited_documents,
+        commands,
+        hover,
+        indexing,
+        lifecycle,
+        navigation,
+        sync,
+    )
     from citelens_server.server import CiteLensServer
 
     server = CiteLensServer()
-    for module in (lifecycle, sync, actions, hover, navigation, commands):
+    for module in (lifecycle, sync, actions, hover, navigation, commands, cited_documents, indexing):
         module.register(server)
     return server
 
