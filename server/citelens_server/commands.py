@@ -1,5 +1,6 @@
 """Workspace commands: check every run in the workspace (with progress and cancellation),
-convert a file, set the track spec, show a cited document.
+convert a file, set the track spec (showing a cited document: cited_documents.py;
+indexing a corpus: indexing.py).
 
 Long work runs cooperatively on the event loop, one file at a time with a yield between
 files, so hovers and diagnostics of open files are answered meanwhile; the client can
@@ -16,7 +17,6 @@ from typing import Any
 
 from lsprotocol import types
 
-from citelens_server.documents import find_document, report_value
 from citelens_server.edits import workspace_edit
 from citelens_server.server import REPORT_SUFFIXES, CiteLensServer, _supports, uri_path
 
@@ -25,7 +25,6 @@ log = logging.getLogger("citelens_server")
 CHECK_WORKSPACE = "citelens.checkWorkspace"
 CONVERT_FILE = "citelens.convertFile"
 SET_SPEC = "citelens.setSpec"
-SHOW_DOCUMENT = "citelens.showDocument"
 SKIPPED_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", ".mypy_cache", ".ruff_cache"}
 MAX_FILES = 5000
 _tokens = itertools.count(1)
@@ -67,12 +66,13 @@ def register(server: CiteLensServer) -> None:
                 ),
             )
         summary: dict[str, Any] = {"files": [], "cancelled": False}
+        checked: dict[str, Any] = {}
         try:
             for n, path in enumerate(files):
                 if progress and ls.work_done_progress.tokens[token].cancelled():
                     summary["cancelled"] = True
                     break
-                summary["files"].append(_check_one(ls, path))
+                summary["files"].append(await _check_one(ls, path, checked))
                 if progress:
                     ls.work_done_progress.report(
                         token,
@@ -86,6 +86,8 @@ def register(server: CiteLensServer) -> None:
             if progress:
                 done = "cancelled" if summary["cancelled"] else f"{len(summary['files'])} file(s) checked"
                 ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message=done))
+        if not summary["cancelled"]:
+            await _show_workspace(ls, checked)
         return summary
 
     @server.command(CONVERT_FILE)
@@ -114,42 +116,33 @@ def register(server: CiteLensServer) -> None:
         )
         return {"applied": bool(answer.applied)}
 
-    @server.command(SHOW_DOCUMENT)
-    def show_document(
-        ls: CiteLensServer, uri: str, line: int, character: int, *rest: Any
-    ) -> dict[str, Any] | None:
-        """The cited document at a position, for the client's read-only virtual document."""
-        doc = ls.document(uri)
-        if doc is None:
-            return None
-        from citelens_server.positions import offset_at
 
-        offset = offset_at(doc.line_index, line, character, ls.encoding)
-        citation = doc.citation_at(offset)
-        if citation is None or citation.doc_id is None:
-            return None
-        report, _ = report_value(doc, offset)
-        found = find_document(report, citation.doc_id)
-        if found is None:
-            return None
-        return {"id": found.doc_id, "title": found.title, "text": found.text, "origin": found.origin}
+async def _check_one(ls: CiteLensServer, path: Path, checked: dict[str, Any]) -> dict[str, Any]:
+    """One run file checked (in a worker; an open file as the editor holds it)."""
+    from citelens_server.workspace_pull import disk_check
 
-
-def _check_one(ls: CiteLensServer, path: Path) -> dict[str, Any]:
     uri = path.as_uri()
-    try:
-        result = ls.session.check_file(path)
-    except Exception as exc:  # a settings or read problem: reported, the scan goes on
-        log.warning("%s: not checked: %s", path, exc)
-        return {"uri": uri, "error": str(exc)}
-    if uri not in ls.open_reports and not ls.pull:
-        from citelens_server.diagnostics import DiagnosticsJson
+    if uri in ls.open_reports:
+        await ls.checks.result(uri)  # opened and checked in a worker
+        doc = ls.document(uri)
+        if doc is not None and doc.checked:
+            result = doc.result
+            return {"uri": uri, "errors": result.count("error"), "warnings": result.count("warning")}
+    check = checked[uri] = await disk_check(ls, path)
+    if check.error is not None:
+        return {"uri": uri, "error": check.error}
+    return {"uri": uri, "errors": check.errors, "warnings": check.warnings}
 
-        body = DiagnosticsJson().render(result.findings, result.line_index, ls.encoding)
-        ls.protocol.send_body(
-            f'{{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{{"uri":"{uri}","diagnostics":{body}}}}}'
-        )
-    return {"uri": uri, "errors": result.count("error"), "warnings": result.count("warning")}
+
+async def _show_workspace(ls: CiteLensServer, checked: dict[str, Any]) -> None:
+    """Pull clients that ask for workspace diagnostics get them from there (woken now);
+    the others get the findings of the files they have not opened pushed."""
+    from citelens_server.workspace_pull import push_workspace
+
+    if ls.pull and ls.runs.pulled:
+        ls.runs.wake()
+    else:
+        await push_workspace(ls, checked)
 
 
 def spec_edit(ls: CiteLensServer, path: Path, spec: str) -> types.WorkspaceEdit:
