@@ -29,6 +29,17 @@ _running: set[str] = set()
 _judged: dict[str, tuple[weakref.ref[Any], weakref.ref[Any]]] = {}
 
 
+def worth_a_progress_bar(doc: Any) -> bool:
+    """Whether the document's support check is big enough to run first, with progress
+    (callable in a worker: engine calls only)."""
+    from citelens.session.support_batch import citations_to_judge
+
+    try:
+        return doc.checker.support is not None and citations_to_judge(doc) >= MIN_CITATIONS
+    except Exception:  # a settings problem: the check that follows reports it
+        return False
+
+
 def judge_first(ls: CiteLensServer, uri: str) -> bool:
     """Before a check of `uri`: start the background support check when the document is
     new (or its settings now judge with another support run) and has many citations. True
@@ -102,13 +113,18 @@ async def _judge(ls: CiteLensServer, uri: str, doc: Any) -> None:
             return stop.is_set() or bool(progress and ls.work_done_progress.tokens[token].cancelled())
 
         outcome = "done"
-        try:
-            await asyncio.to_thread(judge_document, doc, on_progress, cancelled)
-        except SupportCancelled:
-            outcome = "cancelled"
-        except Exception:
-            log.exception("support check of %s", uri)
-            outcome = "failed (see the log)"
+
+        def judge() -> None:  # in a worker, the document's messages held meanwhile
+            nonlocal outcome
+            try:
+                judge_document(doc, on_progress, cancelled)
+            except SupportCancelled:
+                outcome = "cancelled"
+            except Exception:
+                log.exception("support check of %s", uri)
+                outcome = "failed (see the log)"
+
+        await ls.checks.run(uri, judge)
         if progress:
             ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message=outcome))
     finally:
