@@ -69,8 +69,8 @@ class CorpusDocuments:
             return
         answer = self._source().get_many(wanted)
         for doc_id in wanted:
-            if doc_id in answer.unanswered:
-                continue  # asked again one at a time: the source may answer then
+            # an id no source could answer for (a partial index, a service that is down) is
+            # not asked again one at a time: its citations are unchecked for this run
             doc = answer.documents.get(doc_id)
             self._seen[doc_id] = doc.text if doc is not None else None
 
