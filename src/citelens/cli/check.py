@@ -71,7 +71,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--support-cache",
         metavar="PATH",
-        help="verdict cache file (default: $CITELENS_CACHE_DIR or ~/.cache/citelens, support.sqlite); "
+        help="verdict cache file (default: support.sqlite in $CITELENS_CACHE_DIR, else $XDG_CACHE_HOME/citelens, else ~/.cache/citelens); "
         "'none' for memory only",
     )
 
@@ -160,8 +160,9 @@ def _cache_path(raw: str | None) -> Path | None:
         return None
     if raw:
         return Path(raw)
-    base = os.environ.get("CITELENS_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "citelens")
-    return Path(base) / "support.sqlite"
+    from citelens.files.user_cache import cache_root
+
+    return cache_root() / "support.sqlite"
 
 
 def corpus_lookup(
