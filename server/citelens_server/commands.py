@@ -1,5 +1,6 @@
 """Workspace commands: check every run in the workspace (with progress and cancellation),
-convert a file, set the track spec, show a cited document.
+convert a file, set the track spec (showing a cited document: cited_documents.py;
+indexing a corpus: indexing.py).
 
 Long work runs cooperatively on the event loop, one file at a time with a yield between
 files, so hovers and diagnostics of open files are answered meanwhile; the client can
@@ -17,7 +18,6 @@ from typing import Any
 
 from lsprotocol import types
 
-from citelens_server.documents import find_document, report_value
 from citelens_server.edits import workspace_edit
 from citelens_server.server import REPORT_SUFFIXES, CiteLensServer, _supports, uri_path
 
@@ -26,7 +26,6 @@ log = logging.getLogger("citelens_server")
 CHECK_WORKSPACE = "citelens.checkWorkspace"
 CONVERT_FILE = "citelens.convertFile"
 SET_SPEC = "citelens.setSpec"
-SHOW_DOCUMENT = "citelens.showDocument"
 SKIPPED_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", ".mypy_cache", ".ruff_cache"}
 MAX_FILES = 5000
 _tokens = itertools.count(1)
@@ -134,26 +133,6 @@ def register(server: CiteLensServer) -> None:
             types.ApplyWorkspaceEditParams(edit=edit, label=f"Set the track spec to {spec}")
         )
         return {"applied": bool(answer.applied)}
-
-    @server.command(SHOW_DOCUMENT)
-    def show_document(
-        ls: CiteLensServer, uri: str, line: int, character: int, *rest: Any
-    ) -> dict[str, Any] | None:
-        """The cited document at a position, for the client's read-only virtual document."""
-        doc = ls.document(uri)
-        if doc is None:
-            return None
-        from citelens_server.positions import offset_at
-
-        offset = offset_at(doc.line_index, line, character, ls.encoding)
-        citation = doc.citation_at(offset)
-        if citation is None or citation.doc_id is None:
-            return None
-        report, _ = report_value(doc, offset)
-        found = find_document(report, citation.doc_id)
-        if found is None:
-            return None
-        return {"id": found.doc_id, "title": found.title, "text": found.text, "origin": found.origin}
 
 
 async def _check_one(ls: CiteLensServer, path: Path, checked: dict[str, Any]) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from bisect import bisect_right
 from collections.abc import Callable
 from typing import Any
 
@@ -75,19 +76,24 @@ class DiagnosticsJson:
 
     def render(self, findings: list[Finding], index: LineIndex, encoding: Encoding, uri: str = "") -> str:
         starts, text = index.starts, index.text
-        line_of = index.line_of
-        line_keys: dict[int, str] = {}
+        size, last_line = len(text), len(starts) - 1
+        line_texts: dict[int, str] = {}
         old, new = self._fragments, {}
         parts = []
 
         def line_text(n: int) -> str:
-            found = line_keys.get(n)
+            found = line_texts.get(n)
             if found is None:
-                found = line_keys[n] = text[starts[n] : index.line_end(n, with_break=True)]
+                found = line_texts[n] = text[starts[n] : index.line_end(n, with_break=True)]
             return found
 
+        def line_of(offset: int) -> int:
+            return bisect_right(starts, min(offset, size)) - 1
+
         for f in findings:
-            ls, le = line_of(f.start), line_of(f.end)
+            start, end = min(f.start, size), min(f.end, size)
+            ls = bisect_right(starts, start) - 1  # most findings sit on one line: one search
+            le = ls if ls == last_line or end < starts[ls + 1] else bisect_right(starts, end) - 1
             hs = line_text(ls)
             he = hs if le == ls else line_text(le)
             key: tuple[Any, ...] = (
@@ -96,17 +102,17 @@ class DiagnosticsJson:
                 f.message,
                 f.pointer,
                 ls,
-                f.start - starts[ls],
+                start - starts[ls],
                 le,
-                f.end - starts[le],
+                end - starts[le],
                 hs,
                 he,
             )
             related = f.data.get(RELATED_AT) if f.data else None
             if related:  # a related place may sit on another line: its line is part of the key
                 for _, ds, de in related:
-                    rs, rl = f.start + ds, line_of(f.start + ds)
-                    re_, rle = f.start + de, line_of(f.start + de)
+                    rs, rl = min(f.start + ds, size), line_of(f.start + ds)
+                    re_, rle = min(f.start + de, size), line_of(f.start + de)
                     key += (rl, rs - starts[rl], line_text(rl), rle, re_ - starts[rle], line_text(rle))
             fragment = old.get(key)
             if fragment is None:

@@ -1,14 +1,14 @@
-"""The evidence for one (sentence, document) pair: verdict, score and the passage with the
-sentence's words marked. Computed by `citelens.align` once per pair and cached.
-
-The seam for the support judge: when `citelens.support` lands, `judge` is the one place
-that changes (its verdict replaces the alignment status).
+"""A support verdict as a hover shows it: the verdict (or why it is unchecked), the score,
+and the evidence passages with the sentence's words marked. The verdict is the support
+judge's, the same `citelens check --support` gives; marking is computed once per
+(sentence, evidence) and cached.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Any
 
 from citelens_server.markdown import MARK_CLOSE, MARK_OPEN
 
@@ -17,11 +17,10 @@ CACHE_SIZE = 2048
 
 @dataclass(frozen=True)
 class Evidence:
-    verdict: str  # supported | partial | unsupported
+    verdict: str  # supported | partial | unsupported | unchecked
     score: float | None
-    marked: str  # the evidence passage, matched words between MARK_OPEN and MARK_CLOSE
-    start: int | None  # the passage's span in the document text
-    end: int | None
+    reason: str | None  # why unchecked, for people
+    marked: str  # the evidence passages, matched words between MARK_OPEN and MARK_CLOSE
 
 
 class _Marks:
@@ -31,40 +30,32 @@ class _Marks:
         return f"{MARK_OPEN}{text}{MARK_CLOSE}"
 
 
-_cache: OrderedDict[tuple[str, str, str], Evidence] = OrderedDict()
+_cache: OrderedDict[tuple[str, tuple[str, ...]], str] = OrderedDict()
 
 
-def judge(sentence: str, doc_id: str, text: str) -> Evidence:
-    key = (sentence, doc_id, text)
+def shown(sentence: str | None, verdict: Any) -> Evidence:
+    """The hover's view of a `SupportVerdict`."""
+    from citelens.support.verdict import UNCHECKED_TEXT, Verdict
+
+    if verdict.verdict is Verdict.UNCHECKED:
+        reason = UNCHECKED_TEXT.get(verdict.reason, None) if verdict.reason else None
+        return Evidence("unchecked", None, reason or "not judged", "")
+    pieces = tuple(e.text for e in verdict.evidence)
+    return Evidence(verdict.verdict.value, float(verdict.score), None, _marked(sentence or "", pieces))
+
+
+def _marked(sentence: str, pieces: tuple[str, ...]) -> str:
+    key = (sentence, pieces)
     hit = _cache.get(key)
     if hit is not None:
         _cache.move_to_end(key)
         return hit
-    result = _align(sentence, doc_id, text)
-    _cache[key] = result
-    if len(_cache) > CACHE_SIZE:
-        _cache.popitem(last=False)
-    return result
-
-
-def _align(sentence: str, doc_id: str, text: str) -> Evidence:
-    from citelens.align import SourceDocument, align_citations
     from citelens.align.tokenizer import normalize_token, token_spans
     from citelens.cli.align import mark_matches
 
-    spans = align_citations(sentence, [SourceDocument(id=doc_id, text=text)])
-    if not spans:
-        return Evidence("unsupported", None, "", None, None)
     words = {normalize_token(sentence[s:e]) for s, e in token_spans(sentence)}
-    # the sentence may be segmented into several spans: keep the best-supported one
-    rank = {"supported": 2, "partial": 1, "unsupported": 0}
-    best = max(spans, key=lambda sc: (rank.get(sc.status, 0), sc.citations[0].score if sc.citations else 0))
-    if not best.citations:
-        return Evidence(best.status, None, "", None, None)
-    c = best.citations[0]
-    pieces = [
-        mark_matches(e.evidence, words, _Marks())
-        for e in sorted(c.evidence_spans, key=lambda e: e.char_start)
-    ]
-    marked = " … ".join(pieces) if pieces else mark_matches(c.evidence, words, _Marks())
-    return Evidence(best.status, float(c.score), marked, c.char_start, c.char_end)
+    marked = " … ".join(mark_matches(p, words, _Marks()) for p in pieces)
+    _cache[key] = marked
+    if len(_cache) > CACHE_SIZE:
+        _cache.popitem(last=False)
+    return marked

@@ -13,14 +13,14 @@ from typing import Any
 from lsprotocol import types
 
 from citelens_server import field_hover, markdown
-from citelens_server.documents import find_document, report_value
-from citelens_server.evidence import judge
+from citelens_server.documents import evidence_at, sources_described
+from citelens_server.evidence import shown
 from citelens_server.positions import lsp_range, offset_at
 from citelens_server.server import CiteLensServer
 
 log = logging.getLogger("citelens_server")
 
-VERDICT_ICON = {"supported": "✔", "partial": "◐", "unsupported": "✘"}
+VERDICT_ICON = {"supported": "✔", "partial": "◐", "unsupported": "✘", "unchecked": "○"}
 
 
 def register(server: CiteLensServer) -> None:
@@ -50,19 +50,16 @@ def build_hover(doc: Any, offset: int, fmt: Any) -> tuple[list[str], tuple[int, 
     span: tuple[int, int] | None = None
     citation = doc.citation_at(offset)
     if citation is not None:
-        sentence = doc.sentence_at(citation.start)
-        report, _ = report_value(doc, offset)
-        parts.append(citation_markdown(citation, sentence.text if sentence else None, report, fmt))
+        parts.append(citation_markdown(doc, citation, fmt))
         span = (citation.start, citation.end)
     else:
         sentence = doc.sentence_at(offset)
         if sentence is not None:
-            report, _ = report_value(doc, offset)
             parts.append(
                 f"{fmt.bold(f'Sentence {sentence.index + 1}')} · {len(sentence.citations)} citation(s)"
             )
             for c in sentence.citations:
-                parts.append(citation_markdown(c, sentence.text, report, fmt))
+                parts.append(citation_markdown(doc, c, fmt))
             span = (sentence.start, sentence.end)
     if span is None:  # a references entry, a metadata field (field_hover.py)
         more = field_hover.build(doc, offset, fmt)
@@ -77,27 +74,42 @@ def build_hover(doc: Any, offset: int, fmt: Any) -> tuple[list[str], tuple[int, 
     return parts, span
 
 
-def citation_markdown(citation: Any, sentence: str | None, report: dict | None, fmt: Any) -> str:
+def citation_markdown(doc: Any, citation: Any, fmt: Any) -> str:
+    """The cited document (id, title, origin), the support judge's verdict and its evidence."""
     doc_id = citation.doc_id
     if doc_id is None:
         return f"{fmt.bold('Citation')} that resolves to no document (see the diagnostic here)"
     head = fmt.bold(fmt.text(doc_id))
     if citation.score is not None:
         head += f" · cited with score {citation.score:g}"
-    found = find_document(report, doc_id)
-    if found is None:
-        return (
-            head
-            + "\n\nThe document's text is not at hand (not embedded in the report; no corpus configured)."
-        )
     lines = [head]
-    if found.title:
-        lines.append(fmt.italic(fmt.text(found.title)))
-    lines.append(f"from {fmt.text(found.origin)}")
-    if sentence:
-        ev = judge(sentence, doc_id, found.text)
-        score = f" (alignment score {ev.score:.2f})" if ev.score is not None else ""
-        lines.append(f"{VERDICT_ICON.get(ev.verdict, '')} {fmt.bold(ev.verdict)}{score}")
+    cited = evidence_at(doc, citation.start)
+    found = cited.document if cited is not None else None
+    if found is None:
+        why = cited.unavailable if cited is not None else None
+        sources = sources_described(doc)
+        if why:
+            lines.append(f"The document's text is not at hand: {fmt.text(why)}")
+        elif sources:
+            lines.append(f"The document is in neither the report nor {fmt.text(sources)}.")
+        else:
+            lines.append(
+                "The document's text is not at hand (not embedded in the report; no corpus configured)."
+            )
+    else:
+        if found.title:
+            lines.append(fmt.italic(fmt.text(found.title)))
+        origin = f"from {fmt.text(found.origin)}"
+        if found.stands_in_for:
+            origin += f" (its parent document: the segment {fmt.text(found.stands_in_for)} is not available)"
+        lines.append(origin)
+    if cited is not None and cited.verdict is not None:
+        sentence = doc.sentence_at(citation.start)
+        ev = shown(sentence.text if sentence else None, cited.verdict)
+        detail = f" (support score {ev.score:.2f})" if ev.score is not None else ""
+        if ev.reason:
+            detail = f": {fmt.text(ev.reason)}"
+        lines.append(f"{VERDICT_ICON.get(ev.verdict, '')} {fmt.bold(ev.verdict)}{detail}")
         if ev.marked:
             lines.append(fmt.quote(fmt.marked(ev.marked)))
     return "\n\n".join(lines)

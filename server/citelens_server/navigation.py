@@ -1,4 +1,4 @@
-"""Navigation: go to a cited document, references of a doc id, document and workspace
+"""Navigation (go to a cited document is in cited_documents.py): references of a doc id, document and workspace
 symbols, inlay hints after rag24 index citations, folding per report.
 
 All of it reads the session's report items and sentences; nothing here knows a rule.
@@ -11,8 +11,6 @@ from typing import Any
 
 from lsprotocol import types
 
-from citelens.source.json_locate import locate_in_text
-from citelens_server.documents import find_document, report_value
 from citelens_server.positions import lsp_range, offset_at, range_offsets
 from citelens_server.server import SETTINGS_ERRORS, CiteLensServer
 
@@ -56,24 +54,6 @@ def cited_doc_id(doc: Any, offset: int) -> str | None:
 
 
 def register(server: CiteLensServer) -> None:
-    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
-    def definition(ls: CiteLensServer, params: types.DefinitionParams) -> list[types.Location] | None:
-        doc = ls.document(params.text_document.uri)
-        if doc is None:
-            return None
-        offset = offset_at(doc.line_index, params.position.line, params.position.character, ls.encoding)
-        citation = doc.citation_at(offset)
-        if citation is None or citation.doc_id is None:
-            return None
-        report, start = report_value(doc, offset)
-        found = find_document(report, citation.doc_id)
-        if found is None or found.pointer is None:
-            return None
-        span = locate_in_text(doc.text, start, found.pointer)
-        if span is None:
-            return None
-        return [types.Location(uri=doc.uri, range=lsp_range(doc.line_index, span[0], span[1], ls.encoding))]
-
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
     def references(ls: CiteLensServer, params: types.ReferenceParams) -> list[types.Location] | None:
         doc = ls.document(params.text_document.uri)

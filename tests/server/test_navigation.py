@@ -28,14 +28,20 @@ async def _opened(vscode, workspace):
     return uri, text
 
 
-async def test_definition_goes_to_the_embedded_document(vscode, workspace):
+async def test_definition_selects_the_evidence_in_the_embedded_document(vscode, workspace):
     uri, text = await _opened(vscode, workspace)
     locations = await vscode.text_document_definition_async(
         types.DefinitionParams(text_document=_ident(uri), position=_pos(text, hover_offset(text)))
     )
     (loc,) = locations
-    start = text.index(json.dumps({"id": DOC_A}, ensure_ascii=False)[:-1])  # the document object
-    assert loc.uri == uri and loc.range.start == _pos(text, start)
+    index = LineIndex(text)
+    start = index.offset_at(loc.range.start.line, loc.range.start.character, "utf-16")
+    end = index.offset_at(loc.range.end.line, loc.range.end.character, "utf-16")
+    embedded = text.index("Rivers flood cities when it rains a lot.")  # DOC_A's text in the report
+    assert loc.uri == uri
+    assert embedded <= start < end <= embedded + len("Rivers flood cities when it rains a lot.")
+    assert "flood cities" in text[start:end]
+    assert json.loads(text.splitlines()[0])["documents"][DOC_A]["text"].find(text[start:end]) >= 0
 
 
 async def test_references_list_every_citing_sentence(vscode, workspace):

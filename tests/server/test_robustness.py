@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
+
 from lsprotocol import types
 from tests.server.lsp_session import as_tuples, diagnostics, expected_diagnostics, open_document
 
@@ -74,3 +77,33 @@ async def test_requests_about_positions_past_the_end_are_answered(vscode, worksp
     )
     assert actions is not None and all(a.title for a in actions)
     assert not vscode.messages
+
+
+async def test_cancelled_requests_leave_the_server_answering(vscode, workspace):
+    """A client that cancels its requests (as editors do while the cursor moves): every
+    one is answered or cancelled, none is lost, and the next requests are answered right."""
+    source = Path(__file__).parents[1] / "data" / "runs" / "kiddie_run1.jsonl"
+    text = source.read_text(encoding="utf-8")
+    path = workspace / "kiddie.jsonl"
+    path.write_text(text, encoding="utf-8")
+    uri = open_document(vscode, path, text)
+    document = types.TextDocumentIdentifier(uri=uri)
+    futures = []
+    for n in range(60):
+        position = types.Position(n % 5, 20 + n)
+        msg_id = f"cancel-me-{n}"
+        futures.append(
+            vscode.protocol.send_request(
+                types.TEXT_DOCUMENT_HOVER, types.HoverParams(document, position), msg_id=msg_id
+            )
+        )
+        vscode.cancel_request(types.CancelParams(id=msg_id))
+    for future in futures:  # each ends: an answer or the cancellation error, never a hang
+        try:
+            await asyncio.wait_for(asyncio.wrap_future(future), 60)
+        except Exception as exc:
+            assert "cancel" in str(exc).lower() or isinstance(exc, asyncio.CancelledError), exc
+    got = await diagnostics(vscode, vscode.profile, uri, 1)
+    assert as_tuples(got) == expected_diagnostics(path, text, "utf-16")
+    hover = await vscode.text_document_hover_async(types.HoverParams(document, types.Position(0, 2)))
+    assert hover is not None and not vscode.messages

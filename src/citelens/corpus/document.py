@@ -13,7 +13,9 @@ class CorpusDocument:
 
     `origin` says where it came from (`corpus.jsonl:17`, `https://host/v1/index`, `report`);
     `stands_in_for` is set when this is an MS MARCO v2.1 parent document shown in place of
-    the segment id that was asked for (and everything that shows it says so).
+    the segment id that was asked for (and everything that shows it says so). `file` and
+    `line` (1-based) say where its record is, when it came from a corpus file, so an editor
+    can open it there.
     """
 
     id: str
@@ -23,6 +25,8 @@ class CorpusDocument:
     origin: str = ""
     stands_in_for: str | None = None
     fields: Mapping[str, Any] = field(default_factory=dict)
+    file: str | None = None
+    line: int | None = None
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "title": self.title, "url": self.url, "origin": self.origin}

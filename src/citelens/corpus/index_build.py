@@ -41,6 +41,10 @@ class IndexBusy(Exception):
     """Another process is building this index right now."""
 
 
+class IndexCancelled(Exception):
+    """The caller asked the build to stop; what was committed stays, and the next build resumes."""
+
+
 @dataclass
 class BuildProgress:
     """What a progress display needs: documents so far, bytes read of the total, time spent."""
@@ -133,12 +137,14 @@ class _Builder:
         progress: BuildProgress,
         on_progress: Callable[[BuildProgress], None] | None,
         overrides: Mapping[str, str],
+        cancelled: Callable[[], bool] | None = None,
     ) -> None:
         self.con = con
         self.report = report
         self.progress = progress
         self.on_progress = on_progress
         self.overrides = overrides
+        self.cancelled = cancelled
         self.started = time.monotonic()
         self.bytes_before = 0  # bytes of files already done in this run
         self.last_tick = 0.0
@@ -148,6 +154,10 @@ class _Builder:
         if not force and now - self.last_tick < 0.25:
             return
         self.last_tick = now
+        if self.cancelled is not None and self.cancelled():
+            # called between batches only (never inside a transaction): the index stays
+            # consistent and marked "building", so nobody takes it for complete
+            raise IndexCancelled("the index build was cancelled; the next build resumes it")
         self.progress.elapsed = now - self.started
 
         self.progress.bytes_done = self.bytes_before + (reader.disk_position() if reader else 0)
@@ -380,8 +390,13 @@ def build_index(
     *,
     overrides: Mapping[str, str] | None = None,
     on_progress: Callable[[BuildProgress], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> BuildReport:
-    """Bring the index at `db` up to date with the corpus files (see the module docstring)."""
+    """Bring the index at `db` up to date with the corpus files (see the module docstring).
+
+    `on_progress` is called about four times a second; `cancelled` is asked as often, and
+    when it answers True the build stops with `IndexCancelled` (what was committed stays;
+    the index is not complete, and the next build resumes it)."""
     files: list[Path] = []
     for corpus in corpora:
         files.extend(p.resolve() for p in corpus_files(Path(corpus)))
@@ -410,8 +425,9 @@ def build_index(
                     con.execute("DELETE FROM files WHERE no=?", (no,))
             con.execute("COMMIT")
             progress = BuildProgress(bytes_total=sum(p.stat().st_size for p in files))
-            builder = _Builder(con, report, progress, on_progress, overrides or {})
+            builder = _Builder(con, report, progress, on_progress, overrides or {}, cancelled)
             for path in files:
+                builder.tick(None, force=True)
                 report.files.append(builder.index_file(path))
             con.execute("INSERT OR REPLACE INTO meta VALUES('state', 'complete')")
             report.total_docs = int(con.execute("SELECT COALESCE(SUM(docs), 0) FROM files").fetchone()[0])

@@ -59,7 +59,9 @@ class IndexedFile:
     stopped: str | None
 
 
-def record_document(raw: bytes | str, fields: FieldMap, origin: str) -> CorpusDocument:
+def record_document(
+    raw: bytes | str, fields: FieldMap, origin: str, file: str | None = None, line: int | None = None
+) -> CorpusDocument:
     """A stored record as a document, through its file's field map."""
     rec = json.loads(raw)
 
@@ -76,6 +78,8 @@ def record_document(raw: bytes | str, fields: FieldMap, origin: str) -> CorpusDo
         url=text_of(fields.url),
         origin=origin,
         fields=rec,
+        file=file,
+        line=line,
     )
 
 
@@ -153,7 +157,9 @@ class IndexReader:
             if indexed is None or indexed.fields is None:
                 out.documents[doc_id] = None
                 continue
-            out.documents[doc_id] = record_document(hit[2], indexed.fields, f"{indexed.path}:{hit[1]}")
+            out.documents[doc_id] = record_document(
+                hit[2], indexed.fields, f"{indexed.path}:{hit[1]}", indexed.path, hit[1]
+            )
         return out
 
     def count(self) -> int:

@@ -29,6 +29,7 @@ from citelens.session.layers import (
 )
 
 if TYPE_CHECKING:
+    from citelens.corpus import SourceChain
     from citelens.session.document import OpenDocument
     from citelens.support.run import SupportRun
 
@@ -97,6 +98,7 @@ class Workspace:
         self._checkers: dict[tuple[Any, ...], Checker] = {}
         self._stamps: dict[Path, _Stamp] = {}
         self._docs: dict[str, OpenDocument] = {}
+        self._sources: dict[tuple[tuple[str, ...], Path | None], SourceChain] = {}
         self.generation = 0  # bumped whenever settings may have changed
 
     # --- settings -------------------------------------------------------------------
@@ -111,6 +113,7 @@ class Workspace:
         if self._editor.get(key) != layer:
             self._editor[key] = layer
             self.generation += 1
+            self.drop_sources()
 
     def settings_for(self, path: str | Path | None) -> Settings:
         """The settings of one file: per key, the command line, else the project file
@@ -187,12 +190,7 @@ class Workspace:
             options = {"workers": 1, "cache_size": 20000, **self._checker_options}
             if fixes:
                 options.update(workers=1, cache_size=max(options["cache_size"], 20000))
-            sources = None
-            if settings.corpora:
-                from citelens.corpus import open_sources
-
-                base = settings.source.parent if settings.source is not None else None
-                sources = open_sources(settings.corpora, base_dir=base)
+            sources = self.sources_for(settings)
             if settings.support and not fixes:
                 options["support"] = self._support_run(settings)
             checker = Checker(
@@ -207,6 +205,36 @@ class Workspace:
             self._checkers[key] = checker
         return checker
 
+    def sources_for(self, settings: Settings) -> SourceChain | None:
+        """The configured document sources of these settings (`corpora`, relative paths
+        from the project file's folder), opened once and shared by the checker, the
+        support judge and the editor's hovers; None when no corpus is configured. They are
+        closed when the settings change (`set_editor_settings`, `refresh`) or on `close_sources`."""
+        if not settings.corpora:
+            return None
+        base = settings.source.parent if settings.source is not None else None
+        key = (tuple(settings.corpora), base)
+        chain = self._sources.get(key)
+        if chain is None:
+            from citelens.corpus import open_sources
+
+            chain = self._sources[key] = open_sources(settings.corpora, base_dir=base)
+        return chain
+
+    def close_sources(self) -> None:
+        """Close every open document source (index files, service caches)."""
+        chains, self._sources = list(self._sources.values()), {}
+        for chain in chains:
+            chain.close()
+
+    def drop_sources(self) -> None:
+        """Settings changed: close the sources, and forget the checkers holding them (the
+        next check opens the sources its settings name)."""
+        if not self._sources:
+            return
+        self.close_sources()
+        self._checkers = {k: c for k, c in self._checkers.items() if not k[4]}
+
     def support_run_for(self, settings: Settings) -> SupportRun:
         """The SupportRun of these settings' checker (or, with support off, one made for
         a lookup such as a hover: in this process, memory cache)."""
@@ -218,18 +246,14 @@ class Workspace:
     def _support_run(self, settings: Settings) -> SupportRun:
         if self._support_runs is not None:
             return self._support_runs(settings)
-        from citelens.support.documents import corpus_document_lookup
         from citelens.support.run import SupportRun
         from citelens.support.settings import default_settings
 
+        chain = self.sources_for(settings)
         return SupportRun(
             settings=default_settings().with_overrides(dict(settings.support_thresholds)),
             executor="serial",
-            lookup=corpus_document_lookup(
-                settings.corpora, settings.source.parent if settings.source else None
-            )
-            if settings.corpora
-            else None,
+            lookup=_text_lookup(chain) if chain is not None else None,
         )
 
     def check_file(self, path: str | Path) -> FileResult:
@@ -253,6 +277,7 @@ class Workspace:
             self._loaded.clear()
             self._checkers.clear()
             self._stamps.clear()
+            self.close_sources()
             self.generation += 1
         return changed
 
@@ -288,6 +313,17 @@ class Workspace:
     @property
     def documents(self) -> list[OpenDocument]:
         return list(self._docs.values())
+
+
+def _text_lookup(chain: SourceChain) -> Callable[[str, Mapping[str, Any]], str | None]:
+    """The support judge's `(doc_id, report) -> text` over a shared chain of sources."""
+    from citelens.corpus import lookup_one
+
+    def lookup(doc_id: str, report: Mapping[str, Any]) -> str | None:
+        doc, _why = lookup_one(chain, doc_id)
+        return doc.text if doc is not None else None
+
+    return lookup
 
 
 def _is_builtin(spec: str) -> bool:
