@@ -66,12 +66,13 @@ def register(server: CiteLensServer) -> None:
                 ),
             )
         summary: dict[str, Any] = {"files": [], "cancelled": False}
+        checked: dict[str, Any] = {}
         try:
             for n, path in enumerate(files):
                 if progress and ls.work_done_progress.tokens[token].cancelled():
                     summary["cancelled"] = True
                     break
-                summary["files"].append(_check_one(ls, path))
+                summary["files"].append(await _check_one(ls, path, checked))
                 if progress:
                     ls.work_done_progress.report(
                         token,
@@ -85,6 +86,8 @@ def register(server: CiteLensServer) -> None:
             if progress:
                 done = "cancelled" if summary["cancelled"] else f"{len(summary['files'])} file(s) checked"
                 ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message=done))
+        if not summary["cancelled"]:
+            await _show_workspace(ls, checked)
         return summary
 
     @server.command(CONVERT_FILE)
@@ -114,21 +117,32 @@ def register(server: CiteLensServer) -> None:
         return {"applied": bool(answer.applied)}
 
 
-def _check_one(ls: CiteLensServer, path: Path) -> dict[str, Any]:
-    uri = path.as_uri()
-    try:
-        result = ls.session.check_file(path)
-    except Exception as exc:  # a settings or read problem: reported, the scan goes on
-        log.warning("%s: not checked: %s", path, exc)
-        return {"uri": uri, "error": str(exc)}
-    if uri not in ls.open_reports and not ls.pull:
-        from citelens_server.diagnostics import DiagnosticsJson
+async def _check_one(ls: CiteLensServer, path: Path, checked: dict[str, Any]) -> dict[str, Any]:
+    """One run file checked (in a worker; an open file as the editor holds it)."""
+    from citelens_server.workspace_pull import disk_check
 
-        body = DiagnosticsJson().render(result.findings, result.line_index, ls.encoding)
-        ls.protocol.send_body(
-            f'{{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{{"uri":"{uri}","diagnostics":{body}}}}}'
-        )
-    return {"uri": uri, "errors": result.count("error"), "warnings": result.count("warning")}
+    uri = path.as_uri()
+    if uri in ls.open_reports:
+        await ls.checks.result(uri)  # opened and checked in a worker
+        doc = ls.document(uri)
+        if doc is not None and doc.checked:
+            result = doc.result
+            return {"uri": uri, "errors": result.count("error"), "warnings": result.count("warning")}
+    check = checked[uri] = await disk_check(ls, path)
+    if check.error is not None:
+        return {"uri": uri, "error": check.error}
+    return {"uri": uri, "errors": check.errors, "warnings": check.warnings}
+
+
+async def _show_workspace(ls: CiteLensServer, checked: dict[str, Any]) -> None:
+    """Pull clients that ask for workspace diagnostics get them from there (woken now);
+    the others get the findings of the files they have not opened pushed."""
+    from citelens_server.workspace_pull import push_workspace
+
+    if ls.pull and ls.runs.pulled:
+        ls.runs.wake()
+    else:
+        await push_workspace(ls, checked)
 
 
 def spec_edit(ls: CiteLensServer, path: Path, spec: str) -> types.WorkspaceEdit:

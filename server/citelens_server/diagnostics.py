@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from bisect import bisect_right
 from collections.abc import Callable
 from typing import Any
 
@@ -35,7 +36,7 @@ def _doc_link(code: str, cache: dict[str, str | None] = {}) -> str | None:  # no
     return cache[code]
 
 
-def to_diagnostic(finding: Finding, index: LineIndex, encoding: Encoding) -> dict[str, Any]:
+def to_diagnostic(finding: Finding, index: LineIndex, encoding: Encoding, uri: str = "") -> dict[str, Any]:
     diagnostic: dict[str, Any] = {
         "range": span_range(index, finding.start, finding.end, encoding),
         "severity": SEVERITY.get(finding.severity, 1),
@@ -64,35 +65,37 @@ class DiagnosticsJson:
     def __init__(self) -> None:
         self._fragments: dict[tuple, str] = {}
 
-    def render(self, findings: list[Finding], index: LineIndex, encoding: Encoding) -> str:
+    def render(self, findings: list[Finding], index: LineIndex, encoding: Encoding, uri: str = "") -> str:
         starts, text = index.starts, index.text
-        line_of = index.line_of
-        line_keys: dict[int, str] = {}
+        size, last_line = len(text), len(starts) - 1
+        line_texts: dict[int, str] = {}
         old, new = self._fragments, {}
         parts = []
         for f in findings:
-            ls, le = line_of(f.start), line_of(f.end)
-            hs = line_keys.get(ls)
+            start, end = min(f.start, size), min(f.end, size)
+            ls = bisect_right(starts, start) - 1  # most findings sit on one line: one search
+            le = ls if ls == last_line or end < starts[ls + 1] else bisect_right(starts, end) - 1
+            hs = line_texts.get(ls)
             if hs is None:
-                hs = line_keys[ls] = text[starts[ls] : index.line_end(ls, with_break=True)]
-            he = hs if le == ls else line_keys.get(le)
+                hs = line_texts[ls] = text[starts[ls] : index.line_end(ls, with_break=True)]
+            he = hs if le == ls else line_texts.get(le)
             if he is None:
-                he = line_keys[le] = text[starts[le] : index.line_end(le, with_break=True)]
+                he = line_texts[le] = text[starts[le] : index.line_end(le, with_break=True)]
             key = (
                 f.code,
                 f.severity,
                 f.message,
                 f.pointer,
                 ls,
-                f.start - starts[ls],
+                start - starts[ls],
                 le,
-                f.end - starts[le],
+                end - starts[le],
                 hs,
                 he,
             )
             fragment = old.get(key)
             if fragment is None:
-                fragment = json.dumps(to_diagnostic(f, index, encoding))
+                fragment = json.dumps(to_diagnostic(f, index, encoding, uri))
             new[key] = fragment
             parts.append(fragment)
         self._fragments = new

@@ -23,7 +23,7 @@ log = logging.getLogger("citelens_server")
 SECTION = "citelens"
 CONFIGURATION_TIMEOUT_S = 5.0
 #: files whose change can change the settings or what the checks read
-WATCHED = ("**/citelens.toml", "**/pyproject.toml")
+WATCHED = ("**/citelens.toml", "**/pyproject.toml", "**/*.jsonl", "**/*.json")
 
 
 def register(server: CiteLensServer) -> None:
@@ -44,9 +44,10 @@ def register(server: CiteLensServer) -> None:
         log_settings_messages(ls)
         ls.pull = _supports(params.capabilities, "text_document.diagnostic")
         if ls.pull:
-            from citelens_server import pull
+            from citelens_server import pull, workspace_pull
 
             pull.register(ls)
+            workspace_pull.register(ls)
         log.info(
             "citelens %s: %s positions, %s diagnostics",
             ls.version,
@@ -81,6 +82,7 @@ def register(server: CiteLensServer) -> None:
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def did_change_watched_files(ls: CiteLensServer, params: types.DidChangeWatchedFilesParams) -> None:
+        ls.runs.wake()  # a run file may have changed on disk
         if ls.session.refresh():
             ls.recheck_all()
 

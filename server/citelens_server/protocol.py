@@ -36,6 +36,14 @@ class CiteLensProtocol(LanguageServerProtocol):
     def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams) -> Generator:
         yield from self._user(types.TEXT_DOCUMENT_DID_CLOSE, params)
 
+    def handle_message(self, message: Any) -> None:
+        """Messages about a document being checked in the background wait for the check
+        (see background.py); all others are handled now."""
+        checks = getattr(self._server, "checks", None)
+        if checks is not None and not self._shutdown and checks.holds(message):
+            return
+        super().handle_message(message)
+
     # --- plain-JSON messages -----------------------------------------------------------
     def _send_response(self, msg_id: Any, result: Any = None, error: Any = None) -> None:
         if error is None and isinstance(result, Json):

@@ -23,7 +23,7 @@ def register(server: CiteLensServer) -> None:
     @server.feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
         types.DiagnosticOptions(
-            identifier="citelens", inter_file_dependencies=False, workspace_diagnostics=False
+            identifier="citelens", inter_file_dependencies=False, workspace_diagnostics=True
         ),
     )
     def diagnostic(ls: CiteLensServer, params: types.DocumentDiagnosticParams) -> Json:
@@ -33,8 +33,12 @@ def register(server: CiteLensServer) -> None:
         rid = result_id(ls, doc)
         if params.previous_result_id == rid:
             return Json({"kind": "unchanged", "resultId": rid})
-        try:
-            items = ls.diagnostics_json(doc)
-        except SETTINGS_ERRORS as exc:
-            items = ls.settings_problem(doc, exc)
+        checked = ls.checks.diagnostics_for(doc)  # made in a worker (background.py)
+        if checked is not None and checked.diagnostics is not None:
+            items = checked.diagnostics
+        else:
+            try:
+                items = ls.diagnostics_json(doc, params.text_document.uri)
+            except SETTINGS_ERRORS as exc:
+                items = ls.settings_problem(doc, exc)
         return Json(text=f'{{"kind":"full","resultId":{json.dumps(rid)},"items":{items}}}')

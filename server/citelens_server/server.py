@@ -7,6 +7,7 @@ Feature handlers live in one small module each and register themselves on the se
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from pathlib import Path
@@ -20,10 +21,12 @@ from citelens import __version__
 from citelens.config import ConfigError
 from citelens.specs import SpecError
 from citelens.topics import TopicFileError
+from citelens_server.background import BackgroundChecks, Checked
 from citelens_server.diagnostics import SOURCE, Debouncer, DiagnosticsJson
 from citelens_server.editor_settings import EditorSettings
 from citelens_server.positions import Encoding
 from citelens_server.protocol import CiteLensProtocol
+from citelens_server.workspace_pull import WorkspaceRuns
 
 log = logging.getLogger("citelens_server")
 
@@ -44,6 +47,8 @@ class CiteLensServer(LanguageServer):
         self.pull = False  # the client pulls diagnostics (textDocument/diagnostic)
         self.generation = 0  # bumped when settings change: pull result ids go stale
         self.debouncer = Debouncer()
+        self.checks = BackgroundChecks(self)
+        self.runs = WorkspaceRuns()  # the workspace's run files (workspace_pull.py)
         self.published: dict[str, int | None] = {}  # uri -> version last published
         self.rendered: dict[str, DiagnosticsJson] = {}  # uri -> its diagnostics' JSON
         self.folders: list[Path] = []
@@ -51,6 +56,7 @@ class CiteLensServer(LanguageServer):
         self.log_handler: Any = None  # logs.ClientLogHandler, set by __main__
         self.settings_files_with_problems: set[str] = set()
         self._logged: set[str] = set()
+        self._tasks: set[asyncio.Future[None]] = set()
 
     def set_editor(self, settings: EditorSettings) -> None:
         self.editor = settings
@@ -94,28 +100,29 @@ class CiteLensServer(LanguageServer):
         self.debouncer.schedule(uri, delay, self.publish)
 
     def publish(self, uri: str) -> None:
-        """Push the findings of `uri`'s current version (never an older one)."""
-        doc = self.document(uri)
-        if doc is None:
-            return
-        version = doc.version
-        try:
-            diagnostics = self.diagnostics_json(doc)
-        except SETTINGS_ERRORS as exc:
-            diagnostics = self.settings_problem(doc, exc)
-        if self.document(uri) is not doc or doc.version != version:
-            return  # closed or edited meanwhile: a newer check is already scheduled
+        """Check `uri` in a worker; its findings are pushed when they are still current."""
+        self.checks.start(uri)
+
+    def deliver(self, uri: str, checked: Checked) -> None:
+        """Push a worker's result (the caller made sure it is for the current version)."""
+        if self.pull:
+            return  # kept in `checks.latest` for the client's next pull
+        diagnostics = checked.diagnostics
+        if checked.problem is not None:
+            diagnostics = self.settings_problem(checked.doc, checked.problem)
+        version = checked.version
         self.published[uri] = version
         head = f'{{"jsonrpc":"2.0","method":"{types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS}","params":{{"uri":{json.dumps(uri)}'
         if version is not None:
             head += f',"version":{int(version)}'
         self.protocol.send_body(f'{head},"diagnostics":{diagnostics}}}}}')
 
-    def diagnostics_json(self, doc: Any) -> str:
-        """The JSON array of the document's current diagnostics."""
+    def diagnostics_json(self, doc: Any, uri: str | None = None) -> str:
+        """The JSON array of the document's current diagnostics (`uri`: the client's name
+        of the document, for related locations in it)."""
         result = doc.result
         rendered = self.rendered.setdefault(doc.uri, DiagnosticsJson())
-        return rendered.render(result.findings, doc.line_index, self.encoding)
+        return rendered.render(result.findings, doc.line_index, self.encoding, uri or doc.uri)
 
     def settings_problem(self, doc: Any, exc: Exception) -> str:
         """A settings, spec or topics file that cannot be used: logged, shown on the file
@@ -157,9 +164,17 @@ class CiteLensServer(LanguageServer):
 
     def clear(self, uri: str) -> None:
         self.debouncer.cancel(uri)
+        self.checks.forget(uri)
         self.published.pop(uri, None)
         self.rendered.pop(uri, None)
-        if not self.pull:
+        path = uri_path(uri)
+        if uri in self.runs.pushed and path is not None:  # the workspace check's findings on disk again
+            from citelens_server.workspace_pull import republish_from_disk
+
+            task = asyncio.ensure_future(republish_from_disk(self, uri, path))
+            self._tasks.add(task)  # kept until done (the loop holds only weak references)
+            task.add_done_callback(self._tasks.discard)
+        elif not self.pull:
             self.protocol.notify_json(
                 types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, {"uri": uri, "diagnostics": []}
             )
@@ -167,6 +182,7 @@ class CiteLensServer(LanguageServer):
     def recheck_all(self) -> None:
         """Settings, spec or topics changed: every open report file is checked again."""
         self.generation += 1
+        self.runs.wake()
         self.clear_settings_problems()
         if self.pull:
             if _supports(self.client_capabilities, "workspace.diagnostics.refresh_support"):

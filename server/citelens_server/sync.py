@@ -22,9 +22,8 @@ def register(server: CiteLensServer) -> None:
         item = params.text_document
         if not ls.is_report_file(item.uri):
             return
-        ls.session.open(item.uri, item.text, item.version)
         ls.open_reports.add(item.uri)
-        ls.request_check(item.uri, now=True)
+        ls.checks.open(item.uri, item.text, item.version)  # read and checked in a worker
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: CiteLensServer, params: types.DidChangeTextDocumentParams) -> None:
@@ -50,6 +49,7 @@ def register(server: CiteLensServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: CiteLensServer, params: types.DidSaveTextDocumentParams) -> None:
         uri = params.text_document.uri
+        ls.runs.wake()  # a saved run file: workspace reports look again
         if ls.session.refresh():  # a saved project file, spec or topics file
             ls.recheck_all()
         elif uri in ls.open_reports:

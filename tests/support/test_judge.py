@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from citelens.support import SupportSettings, UncheckedReason, Verdict, default_settings, judge_support
+from citelens.support.terms import extract_terms
 
 SET = Path(__file__).parents[2] / "bench" / "data" / "support"
 
@@ -174,3 +175,97 @@ def test_importing_the_support_package_is_cheap():
     probe = "import sys, citelens.support; print(sorted(m for m in ('Stemmer', 'pydantic', 'numpy') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+# DRAGUN garag run, topic 11 (Carlos Ghosn's escape): a sentence that denies what the cited
+# article reports (the article tells of the walk to the hotel; it does not say nobody confirmed it)
+GHOSN_DOC = "msmarco_v2.1_doc_34_7751734"
+GHOSN_DENIAL = (
+    "Japanese police or court filings offer no public confirmation that Carlos Ghosn walked 800 m to a "
+    "Tokyo hotel on 29 December 2019."
+)
+
+
+def test_a_denial_the_document_does_not_make_is_at_most_partial():
+    document = dragun_document(GHOSN_DOC)
+    denial = judge_support(GHOSN_DENIAL, document)
+    assert denial.verdict is Verdict.PARTIAL
+    assert any("walking about 800m to a nearby hotel" in t for t in quoted(document, denial))
+    # the same words without the denial: the article states it
+    statement = judge_support(GHOSN_DENIAL.replace("offer no public", "offer public"), document)
+    assert statement.verdict is Verdict.SUPPORTED and statement.score == denial.score
+
+
+def test_a_denial_the_document_also_makes_can_be_supported():
+    document = "The board did not approve the merger in 2019. Shareholders were told in March."
+    v = judge_support("The board did not approve the merger in 2019.", document)
+    assert v.verdict is Verdict.SUPPORTED
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "expected"),
+    [
+        ("No court documents have emerged.", "english", True),
+        ("Neither the FBI nor the office named him.", "english", True),
+        ("Records don’t specify the passport.", "english", True),
+        ("It isn't listed.", "english", True),
+        ("A notable nobleman knows Norway.", "english", False),
+        ("Хлорофилл не разрушается.", "russian", True),
+        ("Хлорофилл разрушается.", "russian", False),
+        ("No court documents.", None, False),  # no list for an unknown language
+    ],
+)
+def test_denying_words_are_whole_words_of_the_documents_language(text, language, expected):
+    from citelens.support.negation import states_negation
+
+    assert states_negation(text, language) is expected
+
+
+def test_a_number_grouped_by_spaces_matches_its_comma_form():
+    # DRAGUN organizer report, topic 9: "11 000 mph" (narrow no-break spaces) against the
+    # topic article's "flying at 11,000 miles-per-hour"
+    sentence = (
+        "Major outlets such as Reuters, AP, or the BBC did not publish the 11\u202f000\u202fmph or "
+        "700\u202fg‑force details, indicating the New\u202fYork\u202fPost’s figures are not reflected in "
+        "mainstream coverage."
+    )
+    document = dragun_document("msmarco_v2.1_doc_25_502424913")
+    v = judge_support(sentence, document)
+    assert v.missing_numbers == ()
+    assert "11,000" in quoted(document, v)
+    keys = [t.key for t in extract_terms("the 11 000 mph, 1 234 567 people, in 2019 100 people", "english")]
+    assert keys[:3] == ["the", "#11000", "unit:mph"] and "#1234567" in keys
+    assert "#2019" in keys and "#100" in keys  # a year and a count are not one number
+
+
+def test_an_ordinal_suffix_is_part_of_its_number_not_a_word():
+    # DRAGUN garag run, topic 24: "Florida’s 13th Judicial Circuit"
+    terms = extract_terms(
+        "Florida’s 13th Judicial Circuit charging documents list 30 felony counts", "english"
+    )
+    assert "#13" in [t.key for t in terms]
+    assert not [t for t in terms if t.key == "th" and t.content]
+
+
+def test_another_amount_in_the_evidence_makes_the_sentence_unsupported():
+    # DRAGUN garag run, topic 25: the article says J.P. Morgan underwrites "an initial $4.2 billion"
+    sentence = "J.P. Morgan provided €3.5 billion financing for the Super League."
+    document = dragun_document("msmarco_v2.1_doc_52_1666095905")
+    v = judge_support(sentence, document)
+    assert v.verdict is Verdict.UNSUPPORTED and v.other_amount and v.missing_numbers == ("3500000000",)
+    assert v.score > 0.6  # the words match; the amount does not
+    right = judge_support(sentence.replace("€3.5 billion", "$4.2 billion"), document)
+    assert right.verdict is Verdict.SUPPORTED and not right.other_amount
+    rounded = judge_support(sentence.replace("€3.5 billion", "about $4 billion"), document)
+    assert rounded.verdict is Verdict.PARTIAL and not rounded.other_amount  # close: written loosely
+    # a bare number (no unit) is never "another amount"
+    assert not judge_support("J.P. Morgan provided 35 financing for the Super League.", document).other_amount
+
+
+def test_an_amount_the_sentence_states_itself_is_not_another_amount():
+    document = "Citigroup mistakenly wired $900 million to Revlon lenders in August."
+    sentence = "Citigroup mistakenly wired $900 million to Revlon lenders, intending a $7.8 million payment."
+    v = judge_support(sentence, document)
+    assert v.missing_numbers == ("7800000",) and not v.other_amount and v.verdict is not Verdict.UNSUPPORTED
+    other = judge_support(sentence, document.replace("$900 million", "$950 million and $1.2 million"))
+    assert other.other_amount and other.verdict is Verdict.UNSUPPORTED

@@ -159,11 +159,53 @@ def test_bad_executor_is_a_usage_error(capsys):
         parse_executor("process:host")
 
 
-def test_documents_file_errors_are_positioned(capsys, tmp_path):
-    bad = tmp_path / "docs.jsonl"
-    bad.write_text('{"id": "a", "text": "x"}\n{"id": "b"}\n')
-    assert main(["check", "--support", "--documents", str(bad), str(KIDDIE / "run1.jsonl")]) == 2
-    assert f"{bad}:2:1: a document needs an id" in capsys.readouterr().err
+def _run_without_embedded_documents(tmp_path: Path) -> tuple[Path, Path]:
+    """Kiddie run 1 with its documents moved out of the reports into a JSON-lines file."""
+    reports = [json.loads(line) for line in (KIDDIE / "run1.jsonl").read_text().splitlines()]
+    docs = {}
+    for report in reports:
+        for doc_id, doc in report.pop("documents").items():
+            docs[doc_id] = doc["text"]
+    run = tmp_path / "bare.jsonl"
+    run.write_text("".join(json.dumps(r) + "\n" for r in reports))
+    documents = tmp_path / "docs.jsonl"
+    documents.write_text("".join(json.dumps({"id": k, "text": v}) + "\n" for k, v in docs.items()))
+    return run, documents
+
+
+def _verdicts(out: str) -> list[str]:
+    [file_doc] = json.loads(out)["support"]
+    return [c["verdict"] for r in file_doc["reports"] for s in r["sentences"] for c in s["citations"]]
+
+
+def test_docs_gives_the_judge_the_documents_the_reports_do_not_embed(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("CITELENS_CACHE_DIR", str(tmp_path / "cache"))
+    run, documents = _run_without_embedded_documents(tmp_path)
+    common = ["check", str(run), "--support", "--format", "json", "--support-cache", "none"]
+    main(common)
+    without = _verdicts(capsys.readouterr().out)
+    assert set(without) == {"unchecked"}
+    main([*common, "--docs", str(documents)])
+    captured = capsys.readouterr()
+    with_docs = _verdicts(captured.out)
+    assert len(with_docs) == len(without) and "unchecked" not in with_docs
+    assert "unknown_document" not in captured.out  # every cited id is in the file
+
+
+def test_documents_is_a_deprecated_hidden_alias_of_docs(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("CITELENS_CACHE_DIR", str(tmp_path / "cache"))
+    run, documents = _run_without_embedded_documents(tmp_path)
+    common = ["check", "--support", "--format", "json", "--support-cache", "none"]
+    main([*common, str(run), "--docs", str(documents)])
+    via_docs = capsys.readouterr()
+    main([*common, "--documents", str(documents), str(run)])  # the old spelling, before the path
+    via_alias = capsys.readouterr()
+    assert _verdicts(via_alias.out) == _verdicts(via_docs.out)
+    assert "--documents is deprecated; use --docs" in via_alias.err and "deprecated" not in via_docs.err
+    with pytest.raises(SystemExit):
+        main(["check", "--help"])
+    help_text = capsys.readouterr().out
+    assert "--docs SOURCE" in help_text and "--documents" not in help_text
 
 
 def test_disk_cache_answers_an_unchanged_run_without_judging(tmp_path, monkeypatch):
@@ -286,7 +328,7 @@ def test_support_thresholds_table_sets_the_judge_thresholds(tmp_path):
         ),
         (
             "[support_thresholds]\nsupported_coverage = 2\n",
-            "support_thresholds.supported_coverage: Input should be less than or equal to 1",
+            "support_thresholds.supported_coverage: must be at most 1.0",
             2,
         ),
         ('support = "yes"\n', "'support' must be true or false", 1),
@@ -357,3 +399,54 @@ def test_the_editor_lookup_gives_the_cli_verdict_for_every_citation(tmp_path, ca
 
     editor = support_rows((f.code, f.message) for f in doc.result.findings)
     assert editor == support_rows((f["code"], f["message"]) for f in cli["findings"]) and editor
+
+
+def test_the_summary_groundedness_is_seed_2s_figure():
+    # the text summary computes groundedness without seed 2's models; it must be the same number
+    seen = 0
+    for name in ("run1.jsonl", "run2.jsonl", "run3.jsonl", "run4.jsonl"):
+        run = SupportRun(cache=VerdictCache(), executor="serial")
+        result = Checker(None, support=run).check_text((KIDDIE / name).read_text())
+        for report in result.support or []:
+            metrics = report.hallucination_metrics()
+            assert report.groundedness() == pytest.approx(metrics.groundedness_score, abs=1e-12)
+            seen += metrics.num_spans
+    assert seen > 50
+
+
+def test_corpus_documents_are_fetched_in_one_call_for_the_whole_file(tmp_path, monkeypatch):
+    from citelens.support.documents import CorpusDocuments
+
+    monkeypatch.setenv("CITELENS_CACHE_DIR", str(tmp_path / "cache"))
+    run_path, documents = _run_without_embedded_documents(tmp_path)
+    lookup = CorpusDocuments([str(documents)])
+    calls: list[list[str]] = []
+    source = lookup._source()
+    asked = source.get_many
+    monkeypatch.setattr(source, "get_many", lambda ids: calls.append(list(ids)) or asked(ids))
+    bare = Checker(None, support=SupportRun(cache=VerdictCache(), executor="serial", lookup=lookup))
+    result = bare.check_text(run_path.read_text())
+    embedded = Checker(None, support=SupportRun(cache=VerdictCache(), executor="serial"))
+    expected = embedded.check_text((KIDDIE / "run1.jsonl").read_text())
+    cited = {json.loads(line)["id"] for line in documents.read_text().splitlines()}
+    assert len(calls) == 1 and set(calls[0]) == cited
+    verdicts = [v.verdict for r in result.support or [] for s in r.sentences for v in s.verdicts]
+    assert verdicts == [v.verdict for r in expected.support or [] for s in r.sentences for v in s.verdicts]
+    assert len(verdicts) > 20
+
+
+def test_another_amount_is_said_in_the_finding():
+    # DRAGUN garag run, topic 25, against a passage of the article it cites
+    passage = (
+        "The Super League clubs expect they’ll generate more. J.P. Morgan has agreed to underwrite an "
+        "initial $4.2 billion, according to Al-Jazeera."
+    )
+    report = {
+        "responses": [
+            {"text": "J.P. Morgan provided €3.5 billion financing for the Super League.", "citations": ["sl"]}
+        ]
+    }
+    run = SupportRun(documents={"sl": passage}, executor="serial")
+    result = Checker(None, support=run).check_text(json.dumps(report))
+    [finding] = [f for f in result.findings if f.code == "citation_unsupported"]
+    assert "gives another amount than 3500000000" in finding.message

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from citelens.align.groundedness import char_groundedness
 from citelens.align.models import AnswerSpan, Citation, SpanCitations, Status
 
 
@@ -85,7 +86,7 @@ def compute_hallucination_metrics(
     per_span: list[SpanConfidence] = []
     unsupported: list[AnswerSpan] = []
     weak: list[AnswerSpan] = []
-    weighted = 0.0
+    figures: list[tuple[int, str, float]] = []
     total = 0
     for sc in span_citations:
         length = len(sc.answer_span.text)
@@ -102,8 +103,7 @@ def compute_hallucination_metrics(
         grounded = sc.status == "supported" or (sc.status == "partial" and cfg.include_partial_in_grounded)
         if sc.status == "unsupported":
             unsupported.append(sc.answer_span)
-        if grounded:
-            weighted += confidence * length
+        figures.append((length, sc.status, confidence))
         confidences.append(confidence)
         per_span.append(
             SpanConfidence(
@@ -115,11 +115,11 @@ def compute_hallucination_metrics(
                 source_ids=source_ids,
             )
         )
+    groundedness = char_groundedness(figures, include_partial=cfg.include_partial_in_grounded)
     if total > 0:
-        groundedness = weighted / total
         ratios = (chars["supported"] / total, chars["partial"] / total, chars["unsupported"] / total)
     else:
-        groundedness, ratios = 1.0, (1.0, 0.0, 0.0)
+        ratios = (1.0, 0.0, 0.0)
     return HallucinationMetrics(
         groundedness_score=groundedness,
         hallucination_rate=1.0 - groundedness,

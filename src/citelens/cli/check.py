@@ -48,9 +48,12 @@ def configure(p: argparse.ArgumentParser) -> None:
         nargs="+",
         action="extend",
         metavar="SOURCE",
-        help="document sources the cited ids are looked up in (unknown_document): corpus files or "
-        "folders, index:PATH, irds:DATASET, http(s)://HOST/v1/INDEX; replaces `corpora` from citelens.toml",
+        help="where the cited documents are looked up, for unknown_document and --support: corpus "
+        "files (JSON lines such as {id, text} per line, .gz/.zst) or folders, index:PATH, irds:DATASET, "
+        "http(s)://HOST/v1/INDEX; replaces `corpora` from citelens.toml",
     )
+    # the former support-only option: the same as --docs FILE (deprecated, hidden)
+    p.add_argument("--documents", dest="legacy_documents", action="append", help=argparse.SUPPRESS)
 
     g = p.add_argument_group("support (does each cited document support its sentence?)")
     g.add_argument(
@@ -64,11 +67,6 @@ def configure(p: argparse.ArgumentParser) -> None:
         default="process",
         metavar="KIND",
         help="where judgements run: process (all cores, default), serial, ray or ray:ADDRESS (citelens[ray])",
-    )
-    g.add_argument(
-        "--documents",
-        metavar="FILE",
-        help="JSON-lines documents ({id, text}) for citations the reports do not embed",
     )
     g.add_argument(
         "--support-cache",
@@ -113,11 +111,15 @@ def _checked_options(args: argparse.Namespace) -> dict[str, object]:
         raise UsageError(f"--statistics prints text or json, not {args.format}")
     if args.fix and not args.diff and "-" in args.paths:
         raise UsageError("--fix cannot rewrite standard input; use --diff to see the fixes")
+    docs = list(args.docs or [])
+    if args.legacy_documents:
+        print("citelens check: --documents is deprecated; use --docs (the same sources)", file=sys.stderr)
+        docs += args.legacy_documents
     return {
         "spec": args.spec,
         "strict": args.strict,
         "topics": str(Path(args.topics).resolve()) if args.topics else None,
-        "corpora": _absolute_sources(args.docs) if args.docs else None,
+        "corpora": _absolute_sources(docs) if docs else None,
         "support": args.support,
     }
 
@@ -131,11 +133,6 @@ class _SupportRuns:
         parse_executor(args.executor)  # a bad value is a usage error before any work
         self.args = args
         self.cache: VerdictCache | None = None
-        self.documents: dict[str, str] = {}
-        if args.documents:
-            from citelens.support.documents import read_documents_file
-
-            self.documents = read_documents_file(args.documents)
 
     def __call__(self, settings: Settings) -> SupportRun:
         from citelens.support.cache import VerdictCache
@@ -147,7 +144,6 @@ class _SupportRuns:
             self.cache = VerdictCache(_cache_path(self.args.support_cache))
         return SupportRun(
             settings=default_settings().with_overrides(dict(settings.support_thresholds)),
-            documents=self.documents,
             cache=self.cache,
             executor=self.args.executor,
             progress=terminal_progress(),

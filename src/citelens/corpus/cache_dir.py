@@ -1,19 +1,12 @@
-"""Where CiteLens keeps per-user caches: indexes of corpus files and fetched documents."""
+"""Where corpus indexes and fetched documents go in the per-user cache."""
 
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Sequence
 from pathlib import Path
 
-
-def cache_root() -> Path:
-    """`$CITELENS_CACHE_DIR`, else `$XDG_CACHE_HOME/citelens`, else `~/.cache/citelens`."""
-    if explicit := os.environ.get("CITELENS_CACHE_DIR"):
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "citelens"
+from citelens.files.user_cache import cache_root
 
 
 def default_index_path(corpora: Sequence[Path]) -> Path:

@@ -97,14 +97,25 @@ class OpenDocument:
     @property
     def checker(self) -> Checker:
         """The checker of this document's settings (re-resolved after a settings change)."""
-        if self._checker is None or self._generation != self.workspace.generation:
+        generation = self.workspace.generation  # read first: an editor may change settings meanwhile
+        if self._checker is None or self._generation != generation:
             checker = self.workspace.checker_for(self.path)
             if checker is not self._checker:
                 self._reports.forget_outcomes()
                 self._spans.clear()
                 self._result = None
-            self._checker, self._generation = checker, self.workspace.generation
+            self._checker, self._generation = checker, generation
         return self._checker
+
+    @property
+    def checked(self) -> bool:
+        """Whether `result` is at hand for the current text and settings (reading it
+        costs nothing): an editor decides from this whether to check in the background."""
+        return (
+            self._result is not None
+            and self._checker is not None
+            and self._generation == self.workspace.generation
+        )
 
     @property
     def result(self) -> FileResult:

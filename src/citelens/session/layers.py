@@ -156,12 +156,10 @@ def threshold_problem(table: Mapping[str, Any]) -> tuple[str, str] | None:
     """(threshold name, what is wrong) for the first unusable entry; None: all usable."""
     if not table:
         return None
-    from pydantic import ValidationError
-
     from citelens.config.settings import suggestion
-    from citelens.support.settings import SupportSettings, default_settings
+    from citelens.support.settings import SupportSettings, ThresholdError, default_settings
 
-    known = tuple(SupportSettings.model_fields)
+    known = SupportSettings.model_fields
     for key in table:
         if key not in known:
             return (
@@ -170,10 +168,8 @@ def threshold_problem(table: Mapping[str, Any]) -> tuple[str, str] | None:
             )
     try:
         default_settings().with_overrides(dict(table))
-    except ValidationError as err:
-        first = err.errors()[0]
-        key = str(first["loc"][0]) if first.get("loc") else ""
-        return key, f"support_thresholds.{key}: {first['msg']}"
+    except ThresholdError as err:
+        return err.name, f"support_thresholds.{err.name}: {err.problem}"
     return None
 
 

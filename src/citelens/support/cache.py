@@ -11,9 +11,10 @@ import threading
 from pathlib import Path
 
 from citelens.support.settings import SupportSettings
-from citelens.support.verdict import SupportVerdict
+from citelens.support.verdict import SupportVerdict, from_row, to_row
 
-_SCHEMA = "CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, verdict TEXT NOT NULL)"
+# rows are `verdict.to_row` arrays (a file of an older layout keeps its old table, unread)
+_SCHEMA = "CREATE TABLE IF NOT EXISTS verdict_rows (key TEXT PRIMARY KEY, row TEXT NOT NULL)"
 
 
 def settings_fingerprint(settings: SupportSettings) -> str:
@@ -23,12 +24,25 @@ def settings_fingerprint(settings: SupportSettings) -> str:
     ).hexdigest()
 
 
+_HASHES: dict[str, str] = {}
+
+
+def text_hash(text: str) -> str:
+    """The document-text part of a verdict's cache key (memoised: a run cites the same
+    documents again and again, and a str keeps its own hash)."""
+    h = _HASHES.get(text)
+    if h is None:
+        h = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+        if len(_HASHES) > 4096:
+            _HASHES.clear()
+        _HASHES[text] = h
+    return h
+
+
 def verdict_key(sentence: str, doc_id: str, doc_hash: str, fingerprint: str) -> str:
-    h = hashlib.blake2b(digest_size=20)
-    for part in (sentence, doc_id, doc_hash, fingerprint):
-        h.update(part.encode("utf-8", "surrogatepass"))
-        h.update(b"\x00")
-    return h.hexdigest()
+    """The key of one pair: the four parts, each followed by a NUL, hashed in one go."""
+    joined = f"{sentence}\x00{doc_id}\x00{doc_hash}\x00{fingerprint}\x00"
+    return hashlib.blake2b(joined.encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
 
 
 class VerdictCache:
@@ -57,15 +71,15 @@ class VerdictCache:
         found = {k: self.memory[k] for k in keys if k in self.memory}
         missing = [k for k in keys if k not in found]
         db = self._connect()
+        loads = json.loads
         if missing and db is not None:
             with self._lock:
                 for start in range(0, len(missing), 500):
                     chunk = missing[start : start + 500]
                     marks = ",".join("?" * len(chunk))
-                    for key, text in db.execute(
-                        f"SELECT key, verdict FROM verdicts WHERE key IN ({marks})", chunk
-                    ):
-                        verdict = SupportVerdict.from_dict(json.loads(text))
+                    rows = db.execute(f"SELECT key, row FROM verdict_rows WHERE key IN ({marks})", chunk)
+                    for key, text in rows:
+                        verdict = from_row(loads(text))
                         self.memory[key] = verdict
                         found[key] = verdict
         self.hits += len(found)
@@ -75,7 +89,7 @@ class VerdictCache:
     def put(self, key: str, verdict: SupportVerdict) -> None:
         self.memory[key] = verdict
         if self.path is not None:
-            self._pending[key] = json.dumps(verdict.to_dict(), ensure_ascii=False)
+            self._pending[key] = json.dumps(to_row(verdict), ensure_ascii=False, separators=(",", ":"))
 
     def flush(self) -> None:
         """Write the new verdicts to disk in one transaction."""
@@ -84,7 +98,7 @@ class VerdictCache:
             return
         with self._lock, db:
             db.executemany(
-                "INSERT OR REPLACE INTO verdicts (key, verdict) VALUES (?, ?)", self._pending.items()
+                "INSERT OR REPLACE INTO verdict_rows (key, row) VALUES (?, ?)", self._pending.items()
             )
         self._pending.clear()
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections import OrderedDict
 from dataclasses import dataclass
 
 from citelens.align.segmenter import sentence_spans
+from citelens.support.cache import text_hash
 from citelens.support.language import SCRIPT_DEFAULT_LANGUAGE, LanguageGuess, guess_language
 from citelens.support.settings import SupportSettings
 from citelens.support.terms import Term, extract_terms
@@ -28,21 +28,6 @@ class PreparedDocument:
     content_terms: int
     by_prefix: dict[str, tuple[str, ...]]  # first 5 characters -> content keys (prefix matches)
     by_suffix: dict[str, tuple[str, ...]]  # last 4 characters -> content keys (compound heads)
-
-
-_HASHES: dict[str, str] = {}
-
-
-def text_hash(text: str) -> str:
-    """The document-text part of a verdict's cache key (memoised: a run cites the same
-    documents again and again, and a str keeps its own hash)."""
-    h = _HASHES.get(text)
-    if h is None:
-        h = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-        if len(_HASHES) > 4096:
-            _HASHES.clear()
-        _HASHES[text] = h
-    return h
 
 
 def prepare(text: str, settings: SupportSettings) -> PreparedDocument:

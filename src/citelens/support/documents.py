@@ -1,20 +1,15 @@
-"""Where the judge gets document text: the report's own embedded documents, or a simple
-JSON-lines file of documents (until a corpus source is configured)."""
+"""Where the judge gets document text: the report's own embedded documents, then the
+document sources (`--docs`, `corpora`; citelens.corpus)."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 # field names seen in the wild for a document's id and its text, in order of preference
 ID_FIELDS = ("id", "doc_id", "docid", "docno", "_id")
 TEXT_FIELDS = ("text", "segment", "body", "contents", "content")
-
-
-class DocumentFileError(ValueError):
-    """A documents file that cannot be read; the message names the line."""
 
 
 def document_text(doc: Any) -> str | None:
@@ -49,50 +44,47 @@ def embedded_documents(report: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
-def read_documents_file(path: str | Path) -> dict[str, str]:
-    """A JSON-lines file of documents (``{"id": ..., "text": ...}`` or the usual variants)."""
-    out: dict[str, str] = {}
-    with Path(path).open(encoding="utf-8") as fh:
-        for line_no, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                doc = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise DocumentFileError(f"{path}:{line_no}:{err.colno}: not JSON: {err.msg}") from None
-            if not isinstance(doc, dict):
-                raise DocumentFileError(f"{path}:{line_no}:1: a document must be a JSON object")
-            doc_id = next((doc[k] for k in ID_FIELDS if isinstance(doc.get(k), str | int)), None)
-            text = document_text(doc)
-            if doc_id is None or text is None:
-                raise DocumentFileError(
-                    f"{path}:{line_no}:1: a document needs an id ({'/'.join(ID_FIELDS)}) and a text "
-                    f"({'/'.join(TEXT_FIELDS)})"
-                )
-            out[str(doc_id)] = text
-    return out
+class CorpusDocuments:
+    """A ``(doc_id, report) -> text`` lookup over the configured corpora (citelens.corpus;
+    relative paths from ``base_dir``), opened on first use; answers are remembered.
+    ``prefetch`` asks the sources for many ids in one call (one query of an index, the
+    concurrent requests of a service) instead of one call per id."""
+
+    def __init__(self, corpora: tuple[str, ...] | list[str], base_dir: Path | None = None) -> None:
+        self.corpora = list(corpora)
+        self.base_dir = base_dir
+        self._chain: Any = None
+        self._seen: dict[str, str | None] = {}
+
+    def _source(self) -> Any:
+        if self._chain is None:
+            from citelens.corpus import open_sources
+
+            self._chain = open_sources(self.corpora, self.base_dir)
+        return self._chain
+
+    def prefetch(self, ids: Iterable[str]) -> None:
+        wanted = [i for i in dict.fromkeys(ids) if i not in self._seen]
+        if not wanted:
+            return
+        answer = self._source().get_many(wanted)
+        for doc_id in wanted:
+            if doc_id in answer.unanswered:
+                continue  # asked again one at a time: the source may answer then
+            doc = answer.documents.get(doc_id)
+            self._seen[doc_id] = doc.text if doc is not None else None
+
+    def __call__(self, doc_id: str, report: Mapping[str, Any]) -> str | None:
+        if doc_id not in self._seen:
+            from citelens.corpus import lookup_one
+
+            doc, _why = lookup_one(self._source(), doc_id)
+            self._seen[doc_id] = doc.text if doc is not None else None
+        return self._seen[doc_id]
 
 
 def corpus_document_lookup(
     corpora: tuple[str, ...] | list[str], base_dir: Path | None = None
-) -> Callable[[str, Mapping[str, Any]], str | None]:
-    """A ``(doc_id, report) -> text`` lookup over the configured corpora (citelens.corpus;
-    relative paths from ``base_dir``), opened on first use; answers are remembered."""
-    chain = None
-    seen: dict[str, str | None] = {}
-
-    def lookup(doc_id: str, report: Mapping[str, Any]) -> str | None:
-        nonlocal chain
-        if doc_id in seen:
-            return seen[doc_id]
-        if chain is None:
-            from citelens.corpus import open_sources
-
-            chain = open_sources(list(corpora), base_dir)
-        from citelens.corpus import lookup_one
-
-        doc, _why = lookup_one(chain, doc_id)
-        seen[doc_id] = doc.text if doc is not None else None
-        return seen[doc_id]
-
-    return lookup
+) -> CorpusDocuments:
+    """The lookup over the configured corpora (see CorpusDocuments)."""
+    return CorpusDocuments(corpora, base_dir)

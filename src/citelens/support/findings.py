@@ -63,6 +63,8 @@ def add_support_findings(view: ReportView, report: ReportSupport) -> None:
                     if verdict.evidence
                     else "; no content word of it is there"
                 )
+                if verdict.other_amount:
+                    evidence += f"; it gives another amount than {', '.join(verdict.missing_numbers)}"
                 message = (
                     f"document {doc!r} does not support this sentence (score {verdict.score:.2f}{evidence})"
                 )

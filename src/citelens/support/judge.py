@@ -9,8 +9,13 @@ the thresholds in thresholds.toml; see docs/support.md.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+from dataclasses import replace
+
+from citelens.support.amounts import other_amount
 from citelens.support.document_terms import PREFIX_BUCKET, SUFFIX_BUCKET, PreparedDocument, PreparedDocuments
 from citelens.support.language import different_languages, guess_language
+from citelens.support.negation import states_negation
 from citelens.support.settings import SupportSettings, default_settings
 from citelens.support.terms import NAME, NUMBER, Term, extract_terms
 from citelens.support.verdict import Evidence, SupportVerdict, UncheckedReason, Verdict, unchecked
@@ -42,7 +47,30 @@ def judge_support(
     if doc.content_terms < settings.min_content_terms:
         return unchecked(UncheckedReason.TOO_LITTLE_CONTENT, language)
     name_keys = frozenset(t.key for t in sentence_terms if t.kind == NAME)
-    return _judge_terms(weights, doc, settings, name_keys)
+    verdict = _judge_terms(weights, doc, settings, name_keys)
+    if verdict.verdict is Verdict.UNSUPPORTED:
+        return verdict
+    passages = _evidence_passages(doc, verdict)
+    if verdict.missing_numbers:
+        lo = bisect_left(doc.passage_of_term, min(passages, default=0))
+        hi = bisect_right(doc.passage_of_term, max(passages, default=-1))
+        nearby = [t for i, t in enumerate(doc.terms[lo:hi], start=lo) if doc.passage_of_term[i] in passages]
+        if other_amount(sentence_terms, verdict.missing_numbers, nearby):
+            # the evidence gives another amount: the document contradicts the sentence
+            return replace(verdict, verdict=Verdict.UNSUPPORTED, other_amount=True)
+    denies = verdict.verdict is Verdict.SUPPORTED and states_negation(sentence, language)
+    if denies and not any(states_negation(doc.text[slice(*doc.passages[p])], language) for p in passages):
+        # the document reports the thing; the sentence says it is absent or denied
+        return replace(
+            verdict, verdict=Verdict.PARTIAL, details={**verdict.details, "negation_unmatched": 1.0}
+        )
+    return verdict
+
+
+def _evidence_passages(doc: PreparedDocument, verdict: SupportVerdict) -> set[int]:
+    """The indices of the document passages (sentences) the evidence lies in."""
+    starts = [a for a, _ in doc.passages]
+    return {max(0, bisect_right(starts, e.start) - 1) for e in verdict.evidence}
 
 
 def _content_weights(terms: list[Term], settings: SupportSettings) -> dict[str, float]:

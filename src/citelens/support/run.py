@@ -15,8 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from citelens.support.cache import VerdictCache, settings_fingerprint, verdict_key
-from citelens.support.document_terms import text_hash
+from citelens.support.cache import VerdictCache, settings_fingerprint, text_hash, verdict_key
 from citelens.support.documents import embedded_documents
 from citelens.support.executor import Progress, run_judgements
 from citelens.support.settings import SupportSettings, default_settings
@@ -27,6 +26,8 @@ if TYPE_CHECKING:
     from citelens.check.finding import Target
     from citelens.check.view import PointerTokens, ReportView
 
+    #: the sentences of one report with their citations (`sentence_pairs`)
+    SentencePairs = list[tuple[int, str, PointerTokens, list["CitedPair"]]]
     #: one sentence as `SupportRun._keyed` lays it out for judging
     KeyedSentence = tuple[int, str, PointerTokens, list["CitedPair"], list[tuple[str, str | None]]]
 
@@ -55,13 +56,18 @@ class SentenceSupport:
     pointer: PointerTokens  # pointer tokens of the sentence's text value
     citations: tuple[CitedPair, ...]
     verdicts: tuple[SupportVerdict, ...]
+    #: the best citation verdict, worked out once (counts and shares ask for it often)
+    _best: Verdict | None = field(init=False, repr=False, compare=False, default=None)
+
+    def __post_init__(self) -> None:
+        if self.verdicts:
+            best = max((v.verdict for v in self.verdicts), key=_RANK.__getitem__)
+            object.__setattr__(self, "_best", best)
 
     @property
     def verdict(self) -> Verdict | None:
         """The best citation verdict (None: the sentence cites nothing)."""
-        if not self.verdicts:
-            return None
-        return max((v.verdict for v in self.verdicts), key=_RANK.__getitem__)
+        return self._best
 
     @property
     def all_fail(self) -> bool:
@@ -87,6 +93,27 @@ class ReportSupport:
         c = self.counts()
         judged = c["supported"] + c["partial"] + c["unsupported"]
         return {k: (c[k] / judged if judged else 0.0) for k in ("supported", "partial", "unsupported")}
+
+    def groundedness(self) -> float:
+        """Seed 2's groundedness score of ``hallucination_metrics()`` (the same figure),
+        computed without building its models: the text summary needs only this."""
+        from citelens.align.groundedness import char_groundedness
+
+        figures = []
+        for s in self.sentences:
+            verdict = s.verdict
+            if verdict is Verdict.UNCHECKED:
+                continue
+            if verdict is None or verdict is Verdict.UNSUPPORTED:
+                figures.append((len(s.text), "unsupported", 0.0))
+                continue
+            best = max(
+                v.score
+                for v in s.verdicts
+                if v.verdict is not Verdict.UNCHECKED and v.verdict is not Verdict.UNSUPPORTED
+            )
+            figures.append((len(s.text), verdict.value, best))
+        return char_groundedness(figures)
 
     def hallucination_metrics(self) -> HallucinationMetrics:
         """Seed 2's HallucinationMetrics over the sentences with a verdict (uncited sentences
@@ -127,7 +154,7 @@ class ReportSupport:
         return compute_hallucination_metrics(spans)
 
 
-def sentence_pairs(view: ReportView) -> list[tuple[int, str, PointerTokens, list[CitedPair]]]:
+def sentence_pairs(view: ReportView) -> SentencePairs:
     """(index, text, text pointer, citations) of every sentence with a text."""
     out = []
     for i, s in enumerate(view.sentences or []):
@@ -160,10 +187,10 @@ class SupportRun:
             text = self.lookup(doc_id, report)
         return text
 
-    def _keyed(self, view: ReportView) -> list[KeyedSentence]:
+    def _keyed(self, view: ReportView, pairs: SentencePairs | None = None) -> list[KeyedSentence]:
         embedded = embedded_documents(view.value)
         rows = []
-        for i, text, ptr, cited in sentence_pairs(view):
+        for i, text, ptr, cited in pairs if pairs is not None else sentence_pairs(view):
             keyed = []
             for c in cited:
                 doc = self.document(c.doc_id, view.value, embedded)
@@ -174,10 +201,27 @@ class SupportRun:
             rows.append((i, text, ptr, cited, keyed))
         return rows
 
+    def _prefetch(self, views: list[ReportView], pairs: list[SentencePairs]) -> None:
+        """Ask the document sources once for every cited document the reports do not carry."""
+        prefetch = getattr(self.lookup, "prefetch", None)
+        if prefetch is None:
+            return
+        wanted: dict[str, None] = {}
+        for view, report_pairs in zip(views, pairs):
+            embedded = embedded_documents(view.value)
+            for _, _, _, cited in report_pairs:
+                for c in cited:
+                    if c.doc_id not in embedded and c.doc_id not in self.documents:
+                        wanted[c.doc_id] = None
+        if wanted:
+            prefetch(list(wanted))
+
     def prepare(self, views: list[ReportView]) -> list[ReportSupport]:
         """Judge every not-yet-cached pair of these reports at once, on the executor, cache
         the verdicts, and return each report's support."""
-        rows = [self._keyed(view) for view in views]
+        pairs = [sentence_pairs(view) for view in views]
+        self._prefetch(views, pairs)
+        rows = [self._keyed(view, p) for view, p in zip(views, pairs)]
         todo: dict[str, tuple[str, str | None]] = {}
         for report_rows in rows:
             for _, text, _, _, keyed in report_rows:
@@ -209,8 +253,6 @@ class SupportRun:
         return self._assemble(view, self._keyed(view))
 
     def _assemble(self, view: ReportView, rows: list[KeyedSentence]) -> ReportSupport:
-        from citelens.support.judge import judge_support
-
         memory = self.cache.memory
         sentences = []
         for i, text, ptr, cited, keyed in rows:
@@ -219,7 +261,9 @@ class SupportRun:
                 hit = memory.get(key)
                 if hit is None:
                     hit = self.cache.get_many([key]).get(key)
-                if hit is None:
+                if hit is None:  # never prepared (an editor's single report): judge it now
+                    from citelens.support.judge import judge_support
+
                     fresh = judge_support(text, doc, self.settings)
                     hit = SupportVerdict.from_dict(fresh.to_dict())  # the same rounding as a cached one
                     self.cache.put(key, hit)

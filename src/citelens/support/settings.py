@@ -1,39 +1,102 @@
-"""The support judge's thresholds: defaults in thresholds.toml, overridable per project."""
+"""The support judge's thresholds: defaults in thresholds.toml, overridable per project.
+
+A plain frozen dataclass checked against a table of allowed ranges (no pydantic: a
+warm `check --support` should not pay for importing it)."""
 
 from __future__ import annotations
 
 import tomllib
+from dataclasses import asdict, dataclass, fields, replace
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+#: name -> (type, lowest, highest, lowest allowed itself?) of every threshold
+_RANGES: dict[str, tuple[type, float, float | None, bool]] = {
+    "min_content_terms": (int, 1, None, True),
+    "max_passages": (int, 1, None, True),
+    "min_extra_terms": (int, 1, None, True),
+    "supported_coverage": (float, 0.0, 1.0, True),
+    "unsupported_coverage": (float, 0.0, 1.0, True),
+    "min_matched_terms": (int, 0, None, True),
+    "number_weight": (float, 0.0, None, False),
+    "name_weight": (float, 0.0, None, False),
+    "word_weight": (float, 0.0, None, False),
+    "min_suffix_match": (int, 0, None, True),
+    "min_prefix_match": (int, 0, None, True),
+    "merge_gap_chars": (int, 0, None, True),
+    "min_language_hits": (int, 1, None, True),
+    "language_margin": (float, 1.0, None, True),
+    "language_sample_chars": (int, 100, None, True),
+}
 
 
-class SupportSettings(BaseModel):
+class ThresholdError(ValueError):
+    """A threshold that cannot be used: ``name`` and what is wrong (the message)."""
+
+    def __init__(self, name: str, problem: str) -> None:
+        super().__init__(problem)
+        self.name = name
+        self.problem = problem
+
+
+def _checked(name: str, value: Any) -> Any:
+    """``value`` as the threshold's type (int or float), or ThresholdError."""
+    if name not in _RANGES:
+        raise ThresholdError(name, f"unknown support threshold {name!r}")
+    kind, low, high, low_ok = _RANGES[name]
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ThresholdError(name, f"must be a number, not {value!r}")
+    if kind is int and value != int(value):
+        raise ThresholdError(name, f"must be a whole number, not {value!r}")
+    if value < low or (value == low and not low_ok):
+        raise ThresholdError(name, f"must be {'at least' if low_ok else 'greater than'} {low}, not {value!r}")
+    if high is not None and value > high:
+        raise ThresholdError(name, f"must be at most {high}, not {value!r}")
+    return kind(value)
+
+
+@dataclass(frozen=True, slots=True)
+class SupportSettings:
     """Typed, fully defaulted thresholds (names and meaning documented in thresholds.toml)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    min_content_terms: int
+    max_passages: int
+    min_extra_terms: int
+    supported_coverage: float
+    unsupported_coverage: float
+    min_matched_terms: int
+    number_weight: float
+    name_weight: float
+    word_weight: float
+    min_suffix_match: int
+    min_prefix_match: int
+    merge_gap_chars: int
+    min_language_hits: int
+    language_margin: float
+    language_sample_chars: int
 
-    min_content_terms: int = Field(ge=1)
-    max_passages: int = Field(ge=1)
-    min_extra_terms: int = Field(ge=1)
-    supported_coverage: float = Field(ge=0.0, le=1.0)
-    unsupported_coverage: float = Field(ge=0.0, le=1.0)
-    min_matched_terms: int = Field(ge=0)
-    number_weight: float = Field(gt=0.0)
-    name_weight: float = Field(gt=0.0)
-    word_weight: float = Field(gt=0.0)
-    min_suffix_match: int = Field(ge=0)
-    min_prefix_match: int = Field(ge=0)
-    merge_gap_chars: int = Field(ge=0)
-    min_language_hits: int = Field(ge=1)
-    language_margin: float = Field(ge=1.0)
-    language_sample_chars: int = Field(ge=100)
+    #: the threshold names (as pydantic's ``model_fields`` gave them before)
+    model_fields: ClassVar[tuple[str, ...]] = tuple(_RANGES)
+
+    @classmethod
+    def model_validate(cls, data: dict[str, Any]) -> SupportSettings:
+        """Settings from a complete table; a missing, unknown or out-of-range value raises
+        ThresholdError."""
+        for name in data:
+            if name not in _RANGES:
+                raise ThresholdError(name, f"unknown support threshold {name!r}")
+        missing = [f.name for f in fields(cls) if f.name not in data]
+        if missing:
+            raise ThresholdError(missing[0], f"{missing[0]} is missing")
+        return cls(**{name: _checked(name, value) for name, value in data.items()})
+
+    def model_dump(self) -> dict[str, Any]:
+        return asdict(self)
 
     def with_overrides(self, overrides: dict[str, Any]) -> SupportSettings:
-        """A copy with some values replaced, validated like the defaults."""
-        return SupportSettings.model_validate({**self.model_dump(), **overrides})
+        """A copy with some values replaced, checked like the defaults."""
+        return replace(self, **{name: _checked(name, value) for name, value in overrides.items()})
 
 
 def _data(name: str) -> dict[str, Any]:
@@ -53,6 +116,12 @@ def stopword_table() -> dict[str, tuple[str, frozenset[str]]]:
         lang: (entry["script"], frozenset(entry["words"].split()))
         for lang, entry in _data("stopwords.toml").items()
     }
+
+
+@cache
+def negation_table() -> dict[str, frozenset[str]]:
+    """Language -> words that deny or state an absence ("n't": English contractions)."""
+    return {lang: frozenset(words.split()) for lang, words in _data("negations.toml").items()}
 
 
 @cache

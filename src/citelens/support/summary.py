@@ -55,13 +55,13 @@ def text_lines(path: str, reports: list[ReportSupport]) -> list[str]:
     """One line per report and one for the run."""
     lines = []
     for n, r in enumerate(reports, start=1):
-        s, m = r.shares(), metrics_dict(r)
+        s, grounded = r.shares(), r.groundedness()
         c = r.counts()
         extra = "".join(f", {c[k]} {k}" for k in ("unchecked", "uncited") if c[k])
         lines.append(
             f"{path}: report {n} (topic {r.topic_id}): {sum(c.values())} sentences{extra}: "
             f"supported {_pct(s['supported'])}, partial {_pct(s['partial'])}, unsupported {_pct(s['unsupported'])}; "
-            f"groundedness {m['groundedness_score']:.2f}, hallucination rate {m['hallucination_rate']:.2f}"
+            f"groundedness {grounded:.2f}, hallucination rate {1.0 - grounded:.2f}"
         )
     t = run_totals(reports)
     sh = t["shares"]

@@ -105,10 +105,20 @@ def extract_terms(text: str, language: str | None) -> list[Term]:
         if not normalized:
             continue
         if normalized[0].isdigit():
+            if previous_number is not None and _thousands_group(text, previous_number, start, end):
+                # "11 000", "10 000": a group of thousands set off by a space
+                grouped = int(text[previous_number.start : end].translate(_GROUP_SPACES))
+                previous_number = Term(number_key(grouped), previous_number.start, end, NUMBER)
+                terms[-1] = previous_number
+                continue
             value = _parse_number(normalized)
             key = number_key(value) if value is not None else "#" + normalized
             previous_number = Term(key, start, end, NUMBER)
             terms.append(previous_number)
+            continue
+        if previous_number is not None and normalized in _ORDINAL_SUFFIXES and start == previous_number.end:
+            terms.append(Term(normalized, start, end, STOP))  # "13th": the number 13
+            previous_number = None
             continue
         if previous_number is not None and normalized in scales:
             value = _parse_number(previous_number.key[1:])
@@ -142,6 +152,23 @@ def extract_terms(text: str, language: str | None) -> list[Term]:
             key = stem(part, language) if language else part
             terms.append(Term(key, p_start, p_end, NAME if is_name else WORD))
     return terms
+
+
+_ORDINAL_SUFFIXES = frozenset(("st", "nd", "rd", "th"))
+_GROUP_SPACES = {ord(c): None for c in " \u00a0\u2009\u202f"}
+_GROUPED = re.compile(r"\d{1,3}(?:[ \u00a0\u2009\u202f]\d{3})*")
+
+
+def _thousands_group(text: str, previous: Term, start: int, end: int) -> bool:
+    """True if the digits at start..end continue the number before them as a group of
+    thousands: exactly three digits, one space apart from a 1-3 digit number (or group)."""
+    return (
+        end - start == 3
+        and text[start:end].isdigit()
+        and start - previous.end == 1
+        and text[previous.end] in " \u00a0\u2009\u202f"
+        and _GROUPED.fullmatch(text, previous.start, previous.end) is not None
+    )
 
 
 _MARKERS = re.compile(r"【[^】]*】")

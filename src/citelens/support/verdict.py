@@ -56,6 +56,8 @@ class SupportVerdict:
     missing_numbers: tuple[str, ...] = ()
     language: str | None = None
     details: dict[str, float] = field(default_factory=dict)
+    #: the evidence gives another amount than one of ``missing_numbers`` (so: unsupported)
+    other_amount: bool = False
 
     @property
     def best_evidence(self) -> str:
@@ -73,6 +75,7 @@ class SupportVerdict:
             "content_terms": self.content_terms,
             "missing_numbers": list(self.missing_numbers),
             "language": self.language,
+            "other_amount": self.other_amount,
         }
 
     @classmethod
@@ -86,7 +89,47 @@ class SupportVerdict:
             content_terms=int(data.get("content_terms", 0)),
             missing_numbers=tuple(data.get("missing_numbers", ())),
             language=data.get("language"),
+            other_amount=bool(data.get("other_amount", False)),
         )
+
+
+_VERDICTS = {v.value: v for v in Verdict}
+_REASONS = {r.value: r for r in UncheckedReason}
+
+
+def to_row(verdict: SupportVerdict) -> list[Any]:
+    """The compact form kept in the on-disk cache: a flat JSON array (a warm re-check
+    decodes thousands of them, and arrays decode faster than objects)."""
+    flat: list[Any] = []
+    for e in verdict.evidence:
+        flat += (e.start, e.end, e.text)
+    return [
+        verdict.verdict.value,
+        round(verdict.score, 4),
+        verdict.reason.value if verdict.reason else None,
+        flat,
+        verdict.matched_terms,
+        verdict.content_terms,
+        list(verdict.missing_numbers),
+        verdict.language,
+        verdict.other_amount,
+    ]
+
+
+def from_row(row: list[Any]) -> SupportVerdict:
+    """The inverse of ``to_row``."""
+    verdict, score, reason, flat, matched, content, missing, language, other_amount = row
+    return SupportVerdict(
+        _VERDICTS[verdict],
+        score,
+        tuple(Evidence(flat[i], flat[i + 1], flat[i + 2]) for i in range(0, len(flat), 3)),
+        _REASONS[reason] if reason else None,
+        matched,
+        content,
+        tuple(missing),
+        language,
+        other_amount=other_amount,
+    )
 
 
 def unchecked(reason: UncheckedReason, language: str | None = None) -> SupportVerdict:
