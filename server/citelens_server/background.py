@@ -68,6 +68,7 @@ class BackgroundChecks:
         self.held: dict[str, list[Any]] = {}
         self.again: set[str] = set()
         self.latest: dict[str, Checked] = {}  # uri -> the last result made, for pull requests
+        self.loop: asyncio.AbstractEventLoop | None = None  # the server's, once a check ran
 
     # --- the gate every client message passes -------------------------------------
     def holds(self, message: Any) -> bool:
@@ -108,16 +109,18 @@ class BackgroundChecks:
         self._run(uri, lambda: self._check(session.open(uri, text, version), uri))
 
     def _run(self, uri: str, job: Callable[[], Checked | None]) -> None:
-        loop = asyncio.get_running_loop()
+        loop = self.loop = asyncio.get_running_loop()
         future = loop.run_in_executor(self.executor, job)
         self.running[uri] = future
         future.add_done_callback(lambda f: self._done(uri, f))
 
     def _check(self, doc: Any, uri: str) -> Checked:
         """In a worker: the findings of the document's current version, rendered."""
+        from citelens_server import support_progress
         from citelens_server.server import SETTINGS_ERRORS
 
         server = self.server
+        support_progress.judge_in_worker(server, doc, uri, self.loop)  # a large file: with progress
         version, generation = doc.version, server.generation
         try:
             return Checked(doc, version, generation, server.diagnostics_json(doc, uri))
