@@ -68,7 +68,7 @@ class BackgroundChecks:
         self.held: dict[str, list[Any]] = {}
         self.again: set[str] = set()
         self.latest: dict[str, Checked] = {}  # uri -> the last result made, for pull requests
-        self.loop: asyncio.AbstractEventLoop | None = None  # the server's, once a check ran
+        self.support_first: set[str] = set()  # opened; their support check runs before the check
 
     # --- the gate every client message passes -------------------------------------
     def holds(self, message: Any) -> bool:
@@ -104,23 +104,44 @@ class BackgroundChecks:
         self._run(uri, lambda: self._check(doc, uri))
 
     def open(self, uri: str, text: str, version: int | None) -> None:
-        """Open a document (reading a big file takes seconds too) and check it."""
+        """Open a document (reading a big file takes seconds too) and check it, unless its
+        support check is big enough to run first with progress (support_progress.py)."""
         session = self.server.session
-        self._run(uri, lambda: self._check(session.open(uri, text, version), uri))
+
+        def job() -> Checked | None:
+            from citelens_server import support_progress
+
+            doc = session.open(uri, text, version)
+            if support_progress.worth_a_progress_bar(doc):
+                self.support_first.add(uri)
+                return None
+            return self._check(doc, uri)
+
+        self._run(uri, job)
+
+    async def run(self, uri: str, job: Callable[[], None]) -> None:
+        """Other work on the document `uri` in a worker (the support batch), after the check
+        in flight if there is one, holding the document's messages meanwhile as a check does."""
+        while (current := self.running.get(uri)) is not None:
+            await asyncio.wait([current])  # its failure is logged by `_done`
+
+        def work() -> None:
+            job()
+
+        self._run(uri, work)
+        await asyncio.wait([self.running[uri]])
 
     def _run(self, uri: str, job: Callable[[], Checked | None]) -> None:
-        loop = self.loop = asyncio.get_running_loop()
+        loop = asyncio.get_running_loop()
         future = loop.run_in_executor(self.executor, job)
         self.running[uri] = future
         future.add_done_callback(lambda f: self._done(uri, f))
 
     def _check(self, doc: Any, uri: str) -> Checked:
         """In a worker: the findings of the document's current version, rendered."""
-        from citelens_server import support_progress
         from citelens_server.server import SETTINGS_ERRORS
 
         server = self.server
-        support_progress.judge_in_worker(server, doc, uri, self.loop)  # a large file: with progress
         version, generation = doc.version, server.generation
         try:
             return Checked(doc, version, generation, server.diagnostics_json(doc, uri))
@@ -144,8 +165,9 @@ class BackgroundChecks:
             server.deliver(uri, checked)
         for message in held:  # in arrival order; a request may start the next check
             server.protocol.handle_message(message)
-        if uri in self.again:
+        if uri in self.again or uri in self.support_first:
             self.again.discard(uri)
+            self.support_first.discard(uri)
             server.request_check(uri, now=True)
 
     def diagnostics_for(self, doc: Any) -> Checked | None:

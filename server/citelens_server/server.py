@@ -92,6 +92,10 @@ class CiteLensServer(LanguageServer):
         """Check `uri` after the debounce delay (a newer request replaces this one)."""
         if self.pull:
             return  # the client asks when it wants them
+        from citelens_server import support_progress
+
+        if support_progress.judge_first(self, uri):
+            return  # a large support check runs first, with progress; it asks for the check
         delay = 0.0 if now else self.editor.debounce_ms / 1000.0
         self.debouncer.schedule(uri, delay, self.publish)
 

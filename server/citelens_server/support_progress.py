@@ -1,11 +1,9 @@
-"""The support check of a large file (setting `support` on), with work-done progress and
-cancellation: in the check's worker thread (background.py), before the findings.
+"""The support check of a large file (setting `support` on) in a worker thread, with
+work-done progress and cancellation, before the file's diagnostics are published.
 
 The engine judges every citation of the file in one batch (`citelens.session.support_batch`);
-the verdicts land in the support cache, so the findings that follow read them from memory.
-This happens once per document and support judge (on open, and when the settings make a
-new judge), not on every edit. A cancelled batch keeps nothing: the check then judges the
-citations as it goes.
+the verdicts land in the support cache, so the check that follows reads them from memory.
+A cancelled batch keeps nothing: the check then judges the citations on the spot.
 """
 
 from __future__ import annotations
@@ -13,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import threading
 import weakref
 from typing import Any
 
@@ -22,83 +21,113 @@ from citelens_server.server import SETTINGS_ERRORS, CiteLensServer, _supports
 
 log = logging.getLogger("citelens_server")
 
-#: citations from which a file's support check shows progress
+#: citations from which a file's support check runs in the background with progress
 MIN_CITATIONS = 200
-#: how long a worker waits for the client to accept a progress token
-CREATE_TIMEOUT_S = 5.0
 _tokens = itertools.count(1)
+_running: set[str] = set()
 #: uri -> (the document, the support run) whose citations were judged in a batch
 _judged: dict[str, tuple[weakref.ref[Any], weakref.ref[Any]]] = {}
 
 
-def _worth_a_batch(doc: Any, uri: str) -> bool:
+def worth_a_progress_bar(doc: Any) -> bool:
+    """Whether the document's support check is big enough to run first, with progress
+    (callable in a worker: engine calls only)."""
     from citelens.session.support_batch import citations_to_judge
 
-    run = doc.checker.support
-    if run is None:
+    try:
+        return doc.checker.support is not None and citations_to_judge(doc) >= MIN_CITATIONS
+    except Exception:  # a settings problem: the check that follows reports it
         return False
-    seen_doc, seen_run = _judged.get(uri, (None, None))
-    if seen_doc is not None and seen_doc() is doc and seen_run is not None and seen_run() is run:
-        return False  # once per document and support run, not on every edit
-    _judged[uri] = (weakref.ref(doc), weakref.ref(run))
-    return citations_to_judge(doc) >= MIN_CITATIONS
 
 
-def judge_in_worker(ls: CiteLensServer, doc: Any, uri: str, loop: asyncio.AbstractEventLoop | None) -> None:
-    """In a check's worker thread: judge the document's citations in one batch, with
-    progress, when it is worth it. Never raises (a failure is logged; the check goes on)."""
+def judge_first(ls: CiteLensServer, uri: str) -> bool:
+    """Before a check of `uri`: start the background support check when the document is
+    new (or its settings now judge with another support run) and has many citations. True
+    while one runs (its diagnostics are requested when it ends); False: check now."""
+    from citelens.session.support_batch import citations_to_judge
+
+    if uri in _running:
+        return True
+    doc = ls.document(uri)
+    if doc is None:
+        return False
+    try:
+        run = doc.checker.support
+        if run is None:
+            return False
+        seen_doc, seen_run = _judged.get(uri, (None, None))
+        if seen_doc is not None and seen_doc() is doc and seen_run is not None and seen_run() is run:
+            return False  # once per document and support run, not on every edit
+        _judged[uri] = (weakref.ref(doc), weakref.ref(run))
+        if citations_to_judge(doc) < MIN_CITATIONS:
+            return False
+    except SETTINGS_ERRORS:
+        return False
+    except Exception:
+        log.exception("support check of %s", uri)
+        return False
+    _running.add(uri)
+    asyncio.get_running_loop().create_task(_judge(ls, uri, doc))
+    return True
+
+
+async def _judge(ls: CiteLensServer, uri: str, doc: Any) -> None:
     from citelens.session.support_batch import SupportCancelled, judge_document
 
-    if loop is None:
-        return
-    try:
-        if not _worth_a_batch(doc, uri):
-            return
-    except SETTINGS_ERRORS:
-        return  # the check says what is wrong
-    except Exception:
-        log.exception("support check of %s", uri)
-        return
+    loop = asyncio.get_running_loop()
+    stop = threading.Event()
     token = f"citelens-support-{next(_tokens)}"
     progress = _supports(ls.client_capabilities, "window.work_done_progress")
-    if progress:
-        created = asyncio.run_coroutine_threadsafe(ls.work_done_progress.create_async(token), loop)
-        try:
-            created.result(CREATE_TIMEOUT_S)
-        except Exception as exc:
-            created.cancel()
-            log.info("no progress shown (%s)", exc or "timeout")
-            progress = False
     name = uri.rsplit("/", 1)[-1]
-    if progress:
-        loop.call_soon_threadsafe(
-            ls.work_done_progress.begin,
-            token,
-            types.WorkDoneProgressBegin(
-                title=f"Judging the support of {name}'s citations", cancellable=True, percentage=0
-            ),
-        )
-
-    def on_progress(done: int, total: int) -> None:
-        if progress:
-            value = types.WorkDoneProgressReport(
-                message=f"{done:,}/{total:,} citations", percentage=int(100 * done / max(total, 1))
-            )
-            loop.call_soon_threadsafe(ls.work_done_progress.report, token, value)
-
-    def cancelled() -> bool:
-        future = ls.work_done_progress.tokens.get(token) if progress else None
-        return bool(future is not None and future.cancelled()) or ls.document(uri) is not doc
-
-    outcome = "done"
     try:
-        judge_document(doc, on_progress, cancelled)
-    except SupportCancelled:
-        outcome = "cancelled"
-    except Exception:
-        log.exception("support check of %s", uri)
-        outcome = "failed (see the log)"
-    if progress:
-        loop.call_soon_threadsafe(
-            ls.work_done_progress.end, token, types.WorkDoneProgressEnd(message=outcome)
-        )
+        if progress:
+            try:
+                await asyncio.wait_for(ls.work_done_progress.create_async(token), 30)
+            except Exception as exc:
+                log.info("no progress shown (%s)", exc or "timeout")
+                progress = False
+        if progress:
+            ls.work_done_progress.begin(
+                token,
+                types.WorkDoneProgressBegin(
+                    title=f"Judging the support of {name}'s citations", cancellable=True, percentage=0
+                ),
+            )
+
+        def report(done: int, total: int) -> None:  # on the event loop
+            if ls.document(uri) is not doc or (progress and ls.work_done_progress.tokens[token].cancelled()):
+                stop.set()  # closed, re-opened or cancelled
+                return
+            if progress:
+                ls.work_done_progress.report(
+                    token,
+                    types.WorkDoneProgressReport(
+                        message=f"{done:,}/{total:,} citations", percentage=int(100 * done / max(total, 1))
+                    ),
+                )
+
+        def on_progress(done: int, total: int) -> None:  # in the worker thread
+            loop.call_soon_threadsafe(report, done, total)
+
+        def cancelled() -> bool:  # in the worker thread: reads the client's cancel directly
+            return stop.is_set() or bool(progress and ls.work_done_progress.tokens[token].cancelled())
+
+        outcome = "done"
+
+        def judge() -> None:  # in a worker, the document's messages held meanwhile
+            nonlocal outcome
+            try:
+                judge_document(doc, on_progress, cancelled)
+            except SupportCancelled:
+                outcome = "cancelled"
+            except Exception:
+                log.exception("support check of %s", uri)
+                outcome = "failed (see the log)"
+
+        await ls.checks.run(uri, judge)
+        if progress:
+            ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message=outcome))
+    finally:
+        _running.discard(uri)
+    if ls.document(uri) is doc:
+        ls.request_check(uri, now=True)

@@ -23,18 +23,12 @@ def _frame(message: dict) -> bytes:
     return b"Content-Length: %d\r\n\r\n" % len(body) + body
 
 
-def _answers(stdout: bytes) -> list[dict]:
-    out, rest = [], stdout
-    while rest:
-        head, _, rest = rest.partition(b"\r\n\r\n")
-        length = int(
-            next(line for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")).split(
-                b":"
-            )[1]
-        )
-        out.append(json.loads(rest[:length]))
-        rest = rest[length:]
-    return out
+def _read(stream) -> dict:
+    length = 0
+    while (line := stream.readline().strip()) != b"":
+        if line.lower().startswith(b"content-length"):
+            length = int(line.split(b":")[1])
+    return json.loads(stream.read(length))
 
 
 def _session(cache_dir: Path, tmp_path: Path) -> list[dict]:
@@ -67,19 +61,31 @@ def _session(cache_dir: Path, tmp_path: Path) -> list[dict]:
             },
         },
         {"id": 2, "method": "textDocument/diagnostic", "params": {"textDocument": {"uri": uri}}},
-        {"id": 3, "method": "shutdown"},
+        {"id": 3, "method": "shutdown", "params": None},
         {"method": "exit"},
     ]
     env = {**os.environ, "CITELENS_CACHE_DIR": str(cache_dir)}
-    done = subprocess.run(
+    proc = subprocess.Popen(
         SERVER_COMMAND,
-        input=b"".join(_frame(m) for m in messages),
-        capture_output=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
         env=env,
-        timeout=120,
         cwd=tmp_path,
     )
-    return [m for m in _answers(done.stdout) if m.get("method") != "window/logMessage"]
+    got: list[dict] = []
+    try:
+        for message in messages:
+            proc.stdin.write(_frame(message))
+            proc.stdin.flush()
+            while "id" in message and not any(m.get("id") == message["id"] for m in got):
+                answer = _read(proc.stdout)
+                if answer.get("method") != "window/logMessage":
+                    got.append(answer)
+        proc.wait(60)
+    finally:
+        proc.kill()
+    return got
 
 
 def test_first_start_writes_the_cache_and_later_starts_answer_the_same(tmp_path: Path) -> None:
