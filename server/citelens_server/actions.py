@@ -14,6 +14,7 @@ from typing import Any
 from lsprotocol import types
 
 from citelens.check.finding import Edit
+from citelens_server import spec_actions
 from citelens_server.diagnostics import SOURCE, finding_for
 from citelens_server.edits import text_change, workspace_edit
 from citelens_server.positions import range_offsets
@@ -24,7 +25,7 @@ log = logging.getLogger("citelens_server")
 FIX_ALL = "source.fixAll.citelens"
 CONVERT_REPORT = "refactor.rewrite.citelens.convert"
 CONVERT_FILE = "source.convert.citelens"
-KINDS = [types.CodeActionKind.QuickFix, FIX_ALL, CONVERT_REPORT, CONVERT_FILE]
+KINDS = [types.CodeActionKind.QuickFix, FIX_ALL, CONVERT_REPORT, CONVERT_FILE, spec_actions.SOURCE_KIND]
 #: above this many reports a whole-file conversion is offered only when asked for by kind
 EAGER_FILE_CONVERSION_MAX = 200
 
@@ -61,6 +62,7 @@ def register(server: CiteLensServer) -> None:
             actions += convert_actions(ls, doc, start, lazy, whole_file=False)
         if _wanted(only, CONVERT_FILE) and (only or doc.result.reports <= EAGER_FILE_CONVERSION_MAX):
             actions += convert_actions(ls, doc, start, lazy, whole_file=True)
+        actions += spec_actions.wanted_actions(ls, doc, params.context, _current_spec(ls, doc), _wanted)
         return actions
 
     @server.feature(types.CODE_ACTION_RESOLVE)

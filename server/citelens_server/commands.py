@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import os
 from pathlib import Path
 from typing import Any
 
@@ -31,19 +32,36 @@ _tokens = itertools.count(1)
 
 
 def run_files(ls: CiteLensServer) -> list[Path]:
-    """The run files under the workspace folders: `*.jsonl`, `*.json` and the `files` globs."""
+    """The run files under the workspace folders: `*.jsonl`, `*.json` and the `files` globs
+    (skipped directories are not walked into)."""
     found: list[Path] = []
     for folder in ls.folders:
-        for path in sorted(folder.rglob("*")):
-            if len(found) >= MAX_FILES:
-                return found
-            if any(part in SKIPPED_DIRS for part in path.relative_to(folder).parts):
-                continue
-            if path.is_file() and (
-                path.name.lower().endswith(REPORT_SUFFIXES) or ls._matches_configured_globs(path)
-            ):
-                found.append(path)
+        for root, dirs, names in os.walk(folder):
+            dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
+            for name in sorted(names):
+                path = Path(root) / name
+                if name.lower().endswith(REPORT_SUFFIXES) or ls._matches_configured_globs(path):
+                    if _is_settings_input(ls, path):
+                        continue  # the topics file or a corpus: read by the checks, not a run
+                    found.append(path)
+                    if len(found) >= MAX_FILES:
+                        return found
     return found
+
+
+def _is_settings_input(ls: CiteLensServer, path: Path) -> bool:
+    try:
+        settings = ls.session.settings_for(path)
+    except Exception:  # a broken project file: its runs are still listed (and show the problem)
+        return False
+    here = path.resolve()
+    if settings.topics is not None and Path(settings.topics).resolve() == here:
+        return True
+    for corpus in settings.corpora or ():
+        where = Path(corpus)
+        if where.is_absolute() and (where.resolve() == here or where.resolve() in here.parents):
+            return True
+    return False
 
 
 def register(server: CiteLensServer) -> None:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from citelens.check.catalog import docs_uri
-from citelens.check.finding import Finding
+from citelens.check.finding import RELATED_AT, Finding
 from citelens.source.line_index import LineIndex
 from citelens_server.positions import Encoding, span_range
 
@@ -48,6 +48,15 @@ def to_diagnostic(finding: Finding, index: LineIndex, encoding: Encoding, uri: s
     href = _doc_link(finding.code)
     if href:
         diagnostic["codeDescription"] = {"href": href}
+    related = finding.related if finding.data else ()
+    if related and uri:  # located by the engine; converted here like every range
+        diagnostic["relatedInformation"] = [
+            {
+                "location": {"uri": uri, "range": span_range(index, r.start, r.end, encoding)},
+                "message": r.message,
+            }
+            for r in related
+        ]
     return diagnostic
 
 
@@ -93,7 +102,8 @@ class DiagnosticsJson:
                 hs,
                 he,
             )
-            fragment = old.get(key)
+            # a related place may sit on another line: such diagnostics are made afresh
+            fragment = old.get(key) if RELATED_AT not in f.data else None
             if fragment is None:
                 fragment = json.dumps(to_diagnostic(f, index, encoding, uri))
             new[key] = fragment

@@ -12,7 +12,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from citelens_server import markdown
+from citelens_server import field_hover, markdown
 from citelens_server.documents import evidence_at, sources_described
 from citelens_server.evidence import shown
 from citelens_server.positions import lsp_range, offset_at
@@ -61,6 +61,10 @@ def build_hover(doc: Any, offset: int, fmt: Any) -> tuple[list[str], tuple[int, 
             for c in sentence.citations:
                 parts.append(citation_markdown(doc, c, fmt))
             span = (sentence.start, sentence.end)
+    if span is None:  # a references entry, a metadata field (field_hover.py)
+        more = field_hover.build(doc, offset, fmt)
+        if more is not None:
+            parts, span = more
     for finding in _findings_at(doc, offset):
         parts.append(finding_markdown(finding, fmt))
         if span is None:

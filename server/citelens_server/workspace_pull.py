@@ -109,13 +109,34 @@ async def disk_check(ls: Any, path: Path) -> DiskCheck:
     return check
 
 
+def _report_files(ls: Any, run_files: Any) -> list[Path]:
+    """The run files, without `.json` files that hold no reports (package.json, editor
+    settings): the Problems panel would fill with findings about them. An open document
+    and a file the `files` globs name are always reported."""
+    from citelens.source.file_kind import MARKER_BYTES, may_hold_reports
+
+    out = []
+    for path in run_files(ls):
+        plain_json = path.suffix.lower() == ".json" and not ls._matches_configured_globs(path)
+        if plain_json and path.as_uri() not in ls.open_reports:
+            try:
+                with path.open(encoding="utf-8", errors="replace") as f:
+                    head = f.read(MARKER_BYTES)
+            except OSError:
+                continue
+            if not may_hold_reports(head):
+                continue
+        out.append(path)
+    return out
+
+
 async def workspace_reports(ls: Any, previous: dict[str, str]) -> tuple[list[str], bool]:
     """(one JSON report per run file, whether any of them is new to the client)."""
     from citelens_server.commands import run_files
     from citelens_server.pull import result_id
 
     loop = asyncio.get_running_loop()
-    files: list[Path] = await loop.run_in_executor(ls.checks.executor, run_files, ls)
+    files: list[Path] = await loop.run_in_executor(ls.checks.executor, _report_files, ls, run_files)
     reports: list[str] = []
     fresh = False
     seen: set[str] = set()

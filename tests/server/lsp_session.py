@@ -190,5 +190,10 @@ class ClientText:
 
 def edits_of(edit: types.WorkspaceEdit, uri: str) -> list[types.TextEdit]:
     if edit.document_changes:
-        return [e for c in edit.document_changes if c.text_document.uri == uri for e in c.edits]
+        return [
+            e
+            for c in edit.document_changes
+            if getattr(c, "text_document", None) is not None and c.text_document.uri == uri  # not CreateFile
+            for e in c.edits
+        ]
     return list((edit.changes or {}).get(uri, []))

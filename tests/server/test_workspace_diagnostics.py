@@ -72,8 +72,23 @@ async def test_workspace_pull_reports_every_run_then_only_what_changed(fresh, wo
     assert edited != disk_text
     open_document(fresh, open_path, edited)
 
+    # JSON files that hold no reports stay out of the Problems panel; a JSON array of reports is in
+    (workspace / "package.json").write_text('{"name": "x", "version": "1.0.0"}\n', encoding="utf-8")
+    (workspace / ".vscode").mkdir()
+    (workspace / ".vscode" / "settings.json").write_text('{"citelens.spec": "rag25"}\n', encoding="utf-8")
+    # a topics file is read by the checks, not checked as a run
+    (workspace / "t").mkdir()
+    (workspace / "t" / "citelens.toml").write_text('spec = "rag25"\ntopics = "topics.jsonl"\n', "utf-8")
+    (workspace / "t" / "topics.jsonl").write_text('{"request_id": "1", "title": "floods"}\n', "utf-8")
+    array_path = workspace / "reports.json"
+    array_text = '[{"metadata": {"run_id": "r"}, "answer": []}]\n'
+    array_path.write_text(array_text, encoding="utf-8")
+
     first = _by_uri(await _pull(fresh, {}))
-    assert set(first) == set(runs)
+    assert set(first) == set(runs) | {array_path.as_uri()}
+    assert as_tuples(first[array_path.as_uri()].items) == expected_diagnostics(
+        array_path, array_text, "utf-16"
+    )
     for uri, (path, text) in runs.items():
         report = first[uri]
         assert report.kind == "full" and report.result_id

@@ -72,6 +72,15 @@ async function problemRows() {
   return page.locator(".markers-panel .monaco-list-row").allInnerTexts();
 }
 
+/** Type a filter into the Problems panel (workspace diagnostics list every run of the
+ * workspace, so a file's rows may be scrolled out of the rendered list). */
+async function filterProblems(text) {
+  const filter = page.getByPlaceholder(/^Filter \(e\.g\./).first();
+  await filter.waitFor({ state: "visible", timeout: 10000 });
+  await filter.fill(text);
+  await page.waitForTimeout(500);
+}
+
 /** Move the editor cursor to (line, column), both 1-based, with Go to Line. */
 async function gotoPosition(line, column) {
   await page.keyboard.press("Escape");
@@ -139,6 +148,7 @@ try {
     await page.waitForSelector(".monaco-editor .squiggly-error", { timeout: 60000 });
     await page.keyboard.press("Control+Shift+M");
     await page.waitForSelector(".markers-panel .monaco-list-row", { timeout: 15000 });
+    await filterProblems(`**/${RUN}`);
     const deadline = Date.now() + 20000;
     // each finding on its own row, at the CLI's line and column (ASCII before every one
     // of them in this sample, so UTF-16 columns equal the CLI's code-point columns)
@@ -152,6 +162,7 @@ try {
     }
     await page.waitForTimeout(300);
     await shot("01-problems");
+    await filterProblems("");
     if (missing.length) throw new Error(`not in the Problems panel: ${missing.map((f) => f.code).join(", ")}`);
   });
 
@@ -319,7 +330,28 @@ try {
     await shot("08-check-workspace");
     const n = Number(/(\d+) run file/.exec(text)?.[1] ?? -1);
     log("check workspace:", JSON.stringify(text.split("\n")[0]));
-    if (n < 3) throw new Error(`only ${n} run files checked: ${text}`);
+    if (n < 4) throw new Error(`only ${n} run files checked: ${text}`);
+  });
+
+  await step("the Problems panel lists the findings of a run that was never opened", async () => {
+    await page.keyboard.press("Escape");
+    // the workspace check opened the Problems panel already (Ctrl+Shift+M would toggle it shut)
+    if (!(await page.locator(".markers-panel").first().isVisible().catch(() => false))) {
+      await page.keyboard.press("Control+Shift+M");
+    }
+    await filterProblems("**/never-opened.jsonl");
+    const deadline = Date.now() + 30000;
+    const runErrors = expected.filter((f) => f.severity === "error");
+    let rows = [];
+    while (Date.now() < deadline) {
+      rows = await problemRows();
+      if (rows.some((r) => r.includes("never-opened.jsonl")) && runErrors.some((f) => rows.some((r) => r.includes(f.message)))) break;
+      await page.waitForTimeout(500);
+    }
+    await shot("09-unopened-problems");
+    await filterProblems("");
+    if (!rows.some((r) => r.includes("never-opened.jsonl"))) throw new Error(`no never-opened.jsonl in the Problems panel: ${rows.slice(0, 5).join(" / ")}`);
+    if (!runErrors.some((f) => rows.some((r) => r.includes(f.message)))) throw new Error("its findings are not listed");
   });
 
   await step("the settings UI describes the settings and says the project file wins", async () => {

@@ -47,6 +47,9 @@ cp "$HERE/data/kiddie-topics.jsonl" "$WS/kiddie/"
 printf 'spec = "kiddie"\ntopics = "ragtime26-topics.jsonl"\n' > "$WS/convert/citelens.toml"
 cp "$REPO/examples/ragtime26-run.jsonl" "$WS/convert/convert-me.jsonl"
 cp "$HERE/data/ragtime26-topics.jsonl" "$WS/convert/"
+# a faulty run nobody opens: its findings reach the Problems panel through workspace diagnostics
+mkdir -p "$WS/unopened"
+cp "$REPO/examples/rag26-with-mistakes.jsonl" "$WS/unopened/never-opened.jsonl"
 if [ -n "${CITELENS_E2E_PYTHON:-}" ]; then
   PYTHON=$CITELENS_E2E_PYTHON; FRESH=0   # a Python that has CiteLens already (development)
 else

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from bisect import insort_left
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeAlias, cast
 
 from citelens.check import workers
-from citelens.check.finding import Finding, Fix, Severity, Target
+from citelens.check.finding import RELATED, RELATED_AT, Finding, Fix, Related, Severity, Target
 from citelens.check.fix_context import FixContext, fix_for
 from citelens.check.registry import RULES, STRUCTURE_CODES, SUPPORT_CODES
 from citelens.check.result import FileResult
@@ -226,6 +226,15 @@ class Checker:
         by_index = {item.index: item for item in source.items}
         locators: dict[int, Locator] = {}  # a report with several file-level findings is read once
 
+        def locator_of(index: int) -> Locator:
+            locator = locators.get(index)
+            if locator is None:
+                locator = locators[index] = Locator(text, by_index[index].start, unique_keys=True)
+            return locator
+
+        def span_in(index: int, pointer: str, target: Target) -> tuple[int, int]:
+            return _span(text, by_index[index], pointer, target, locator_of(index))
+
         def add(index: int | None, finding: Finding) -> None:
             if index is None:
                 findings.append(finding.with_span(0, 1))
@@ -234,14 +243,21 @@ class Checker:
             key = (id(item.value), finding.pointer, finding.target) if spans is not None else None
             hit = spans.get(key) if spans is not None else None
             if hit is not None and hit[0] is item.value:
-                findings.append(finding.with_span(item.start + hit[1], item.start + hit[2]))
-                return
-            locator = locators.get(index)
-            if locator is None:
-                locator = locators[index] = Locator(text, item.start, unique_keys=True)
-            start, end = _span(text, item, finding.pointer, finding.target, locator)
-            if spans is not None:
-                spans[key] = (item.value, start - item.start, end - item.start)
+                start, end = item.start + hit[1], item.start + hit[2]
+            else:
+                start, end = span_in(index, finding.pointer, finding.target)
+                if spans is not None:
+                    spans[key] = (item.value, start - item.start, end - item.start)
+            if RELATED in finding.data:  # another report's place: located here, where all are at hand
+                locate_related(
+                    finding.data,
+                    start,
+                    lambda r: (
+                        span_in(index if r.report is None else r.report, r.pointer, r.target)
+                        if (r.report is None or r.report in by_index)
+                        else None
+                    ),
+                )
             findings.append(finding.with_span(start, end))  # no fixer exists for these codes
 
         check_coverage(facts, self.spec, self.topics, add)
@@ -359,6 +375,14 @@ class Checker:
             locator = Locator(text, item.start, unique_keys=True) if item._node is None else None
             for f in found:
                 start, end = _span(text, item, f.pointer, f.target, locator)
+                if RELATED in f.data:
+                    locate_related(
+                        f.data,
+                        start,
+                        lambda r: (
+                            _span(text, item, r.pointer, r.target, locator) if r.report is None else None
+                        ),
+                    )
                 if self.fixes:
                     f = self._with_fix(f, item.node(text), view, base)
                 out.append(f.with_span(start - base, end - base))
@@ -368,6 +392,19 @@ class Checker:
         """The finding with its repair attached (edit offsets relative to `base`)."""
         repair = fix_for(finding, FixContext(node, view, self.topics))
         return replace(finding, fix=shift(repair, -base)) if repair else finding
+
+
+def locate_related(
+    data: dict[str, Any], start: int, span_of: Callable[[Related], tuple[int, int] | None]
+) -> None:
+    """Put where a finding's related places are (`data[RELATED_AT]`: offsets relative to
+    the finding's `start`, so they move with it when its report moves)."""
+    located = []
+    for r in data[RELATED]:
+        span = span_of(r)
+        if span is not None:
+            located.append((r.message, span[0] - start, span[1] - start))
+    data[RELATED_AT] = tuple(located)
 
 
 def _order(f: Finding) -> tuple[int, int, str]:

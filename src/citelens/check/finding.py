@@ -9,11 +9,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from citelens.source.edits import Applicability, Edit, Fix
 
-__all__ = ["SEVERITIES", "Applicability", "Edit", "Finding", "Fix", "Severity", "Target"]
+__all__ = [
+    "SEVERITIES",
+    "Applicability",
+    "Edit",
+    "Finding",
+    "Fix",
+    "Related",
+    "RelatedSpan",
+    "Severity",
+    "Target",
+]
 
 Severity = Literal["error", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
@@ -25,6 +35,30 @@ class Target(str, Enum):
     VALUE = "value"  # the value token: a bad doc id, an index, a score
     KEY = "key"  # the member's key token: a key that should not be there
     MISSING = "missing"  # the pointer names an absent member: put it on the parent's key
+
+
+class Related(NamedTuple):
+    """Another place a finding is about (the other report of a duplicate topic, the list
+    an index points into), as a rule names it: a pointer into the finding's own report,
+    or into report number `report` of the same file."""
+
+    message: str
+    pointer: str
+    target: Target = Target.VALUE
+    report: int | None = None
+
+
+class RelatedSpan(NamedTuple):
+    """A related place, located: code-point offsets into the file text."""
+
+    message: str
+    start: int
+    end: int
+
+
+#: `Finding.data` keys: the rule's related places, and where the engine located them
+#: (offsets relative to the finding's start, so they move with it)
+RELATED, RELATED_AT = "related", "related_at"
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +73,14 @@ class Finding:
     topic_id: str | None = None
     fix: Fix | None = None
     data: dict[str, Any] = field(default_factory=dict, compare=False)  # rule facts a fixer may reuse
+
+    @property
+    def related(self) -> list[RelatedSpan]:
+        """The related places the engine located for this finding (empty when none)."""
+        at = self.data.get(RELATED_AT) if self.data else None
+        if not at:
+            return []
+        return [RelatedSpan(message, self.start + ds, self.start + de) for message, ds, de in at]
 
     # direct construction: dataclasses.replace is several times slower, and these run once
     # or twice per finding on a file with thousands of them

@@ -33,6 +33,10 @@ TABLE_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
 )
 SAMPLE_LINES = 20
+#: keys every report has one of (its sentence list): a `.json` file without any of them in
+#: its first bytes holds no reports (package.json, editor settings)
+REPORT_MARKERS = ('"answer"', '"responses"')
+MARKER_BYTES = 65536
 
 
 @dataclass(frozen=True)
@@ -73,3 +77,8 @@ def table_kind(text: str, first: int) -> FileKind | None:
         what = f"a tab-separated table (TSV, {min(columns) + 1} columns)"
         return FileKind(f"this is {what}, not a report run; {EXPECTED} (is it the topics file?)", first, end)
     return None
+
+
+def may_hold_reports(head: str) -> bool:
+    """Whether the start of a `.json` file could be a report or a list of reports."""
+    return any(marker in head for marker in REPORT_MARKERS)

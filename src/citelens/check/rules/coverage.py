@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from citelens.check.finding import Finding, Target
+from citelens.check.finding import RELATED, Finding, Related, Target
 from citelens.check.fix_context import FixContext
 from citelens.check.rule import Rule
 from citelens.source.edits import Fix, add_member, fix, replace_value
@@ -48,24 +48,36 @@ def check_coverage(
     facts: list[ReportFacts], spec: TrackSpec | None, topics: Mapping[str, Any] | None, add: Add
 ) -> None:
     first_of: dict[str, int] = {}
+    first_ptr: dict[str, str] = {}
     for f in facts:
         if f.topic_id is None:
             continue
         if f.topic_id in first_of:
+            first = first_of[f.topic_id]
             add(
                 f.index,
                 Finding(
                     "duplicate_topics",
                     "error",
                     f"topic {f.topic_id!r} already has a report (report "
-                    f"{first_of[f.topic_id] + 1} of this file); submit one report per topic",
+                    f"{first + 1} of this file); submit one report per topic",
                     f.topic_ptr,
                     topic_id=f.topic_id,
-                    data={"first": first_of[f.topic_id]},
+                    data={
+                        "first": first,
+                        RELATED: (
+                            Related(
+                                f"the first report of topic {f.topic_id!r} (report {first + 1})",
+                                first_ptr[f.topic_id],
+                                report=first,
+                            ),
+                        ),
+                    },
                 ),
             )
         else:
             first_of[f.topic_id] = f.index
+            first_ptr[f.topic_id] = f.topic_ptr
     if spec is not None and spec.same_on_every_line and facts:
         expected: dict[str, tuple[Any, int]] = {}
         for f in facts:

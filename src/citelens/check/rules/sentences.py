@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from citelens.check.finding import Target
+from citelens.check.finding import RELATED, Related, Target
 from citelens.check.rule import Rule
 from citelens.check.rules.sentences_fixes import (
     fix_blank_sentence,
@@ -144,6 +144,7 @@ def check_sentences(view: ReportView) -> None:
                         f"the references list has {len(refs)} entries, so valid indices are "
                         + (f"0..{len(refs) - 1}" if refs else "none"),
                         *view.sptr(i, "citations", j),
+                        **_points_into_references(view),
                     )
         if spec is None:
             continue
@@ -167,6 +168,13 @@ def check_sentences(view: ReportView) -> None:
                     f"{key}[{i}] cites reference {c} more than once; cite each reference once per sentence",
                     *view.sptr(i, "citations", j),
                 )
+
+
+def _points_into_references(view: ReportView) -> dict[str, Any]:
+    """A reference index's related place: the references list it should point into."""
+    if "references" not in view.value:
+        return {}
+    return {RELATED: (Related("the references list this index points into", "/references"),)}
 
 
 def _all_ids_ok(spec: TrackSpec, cits: Any, shape: str | None, refs: JsonArray) -> bool:

@@ -5,16 +5,19 @@ from __future__ import annotations
 from typing import Any
 
 from citelens.check.result import FileResult
-from citelens.cli.output.locations import located_findings
+from citelens.cli.output.locations import located_findings, related_locations
 from citelens.cli.output.summary import Summary
 from citelens.source.json_text import json_dumps
 
 
 def json_document(results: list[FileResult], summary: Summary | None = None) -> dict[str, Any]:
-    """Findings with 1-based, code-point, end-exclusive positions, and the totals."""
+    """Findings with 1-based, code-point, end-exclusive positions (and `related` places,
+    where a rule names them), and the totals."""
     summary = summary or Summary.of(results)
-    findings = [
-        {
+    by_path = {r.path: r for r in results}
+    findings = []
+    for row in located_findings(results):
+        entry: dict[str, Any] = {
             "path": row.path,
             "line": row.location.line,
             "column": row.location.column,
@@ -25,8 +28,19 @@ def json_document(results: list[FileResult], summary: Summary | None = None) -> 
             "message": row.finding.message,
             "topic_id": row.finding.topic_id,
         }
-        for row in located_findings(results)
-    ]
+        related = related_locations(by_path[row.path], row.finding) if row.finding.related else []
+        if related:  # only where a rule names one, so other findings keep their shape
+            entry["related"] = [
+                {
+                    "message": message,
+                    "line": loc.line,
+                    "column": loc.column,
+                    "end_line": loc.end_line,
+                    "end_column": loc.end_column,
+                }
+                for message, loc in related
+            ]
+        findings.append(entry)
     document: dict[str, Any] = {"findings": findings, "summary": summary_document(results, summary)}
     if any(r.support is not None for r in results):  # `check --support`: verdicts with evidence offsets
         from citelens.support.summary import file_document

@@ -19,7 +19,7 @@ from citelens import __version__
 from citelens.check.catalog import docs_uri
 from citelens.check.result import FileResult
 from citelens.cli.output.as_statistics import RuleSummary, summary_of
-from citelens.cli.output.locations import located_findings, repo_relative
+from citelens.cli.output.locations import Location, located_findings, related_locations, repo_relative
 from citelens.source.json_text import json_dumps
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -59,6 +59,7 @@ def sarif_log(
         if help_uri:
             rule["helpUri"] = help_uri
         rules.append(rule)
+    by_path = {r.path: r for r in results}
     sarif_results = []
     for row in rows:
         f, loc = row.finding, row.location
@@ -71,16 +72,24 @@ def sarif_log(
                 {
                     "physicalLocation": {
                         "artifactLocation": {"uri": artifact_uri(row.path, base)},
-                        "region": {
-                            "startLine": loc.line,
-                            "startColumn": loc.column,
-                            "endLine": loc.end_line,
-                            "endColumn": loc.end_column,
-                        },
+                        "region": _region(loc),
                     }
                 }
             ],
         }
+        related = related_locations(by_path[row.path], f) if f.related else []
+        if related:
+            result["relatedLocations"] = [
+                {
+                    "id": n,
+                    "message": {"text": message},
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": artifact_uri(row.path, base)},
+                        "region": _region(where),
+                    },
+                }
+                for n, (message, where) in enumerate(related)
+            ]
         if f.topic_id is not None:
             result["properties"] = {"topic_id": f.topic_id}
         sarif_results.append(result)
@@ -89,6 +98,15 @@ def sarif_log(
         "$schema": SARIF_SCHEMA,
         "version": SARIF_VERSION,
         "runs": [{"tool": {"driver": driver}, "columnKind": "unicodeCodePoints", "results": sarif_results}],
+    }
+
+
+def _region(loc: Location) -> dict[str, int]:
+    return {
+        "startLine": loc.line,
+        "startColumn": loc.column,
+        "endLine": loc.end_line,
+        "endColumn": loc.end_column,
     }
 
 

@@ -30,12 +30,22 @@ class LocatedFinding:
 
 
 def locate(result: FileResult, finding: Finding) -> Location:
-    end = max(finding.end, finding.start + 1)  # never an empty range
-    line, col = result.line_index.position(finding.start)
+    return locate_span(result, finding.start, finding.end)
+
+
+def locate_span(result: FileResult, start: int, end: int) -> Location:
+    end = max(end, start + 1)  # never an empty range
+    line, col = result.line_index.position(start)
     end_line, end_col = result.line_index.position(end)
     if (end_line, end_col) <= (line, col):  # span past the end of an empty/short text
         end_line, end_col = line, col + 1
     return Location(line + 1, col + 1, end_line + 1, end_col + 1)
+
+
+def related_locations(result: FileResult, finding: Finding) -> list[tuple[str, Location]]:
+    """(message, location) of each place the finding relates to (the first report of a
+    duplicate topic, the references list an index points into)."""
+    return [(r.message, locate_span(result, r.start, r.end)) for r in finding.related]
 
 
 def located_findings(results: list[FileResult]) -> list[LocatedFinding]:

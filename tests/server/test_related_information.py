@@ -1,0 +1,38 @@
+"""Related information on diagnostics: the engine's related places, converted to the
+client's encoding (the run holds emoji and CJK before them)."""
+
+from __future__ import annotations
+
+from tests.check.test_related_places import _first_topic_span, _run
+from tests.server.lsp_session import diagnostics, open_document
+
+from citelens.source.line_index import LineIndex
+
+
+async def test_duplicate_topic_and_index_out_of_range_point_at_their_places(client, workspace):
+    text = _run()
+    path = workspace / "related.jsonl"
+    path.write_text(text, encoding="utf-8")
+    uri = open_document(client, path, text)
+    got = await diagnostics(client, client.profile, uri, 1)
+    index, encoding = LineIndex(text), client.profile.encoding
+
+    def lsp(offset: int) -> tuple[int, int]:
+        return index.position(offset, encoding)
+
+    (dup,) = [d for d in got if d.code == "duplicate_topics"]
+    (info,) = dup.related_information
+    start, end = _first_topic_span(text)
+    assert info.location.uri == uri
+    assert (info.location.range.start.line, info.location.range.start.character) == lsp(start)
+    assert (info.location.range.end.line, info.location.range.end.character) == lsp(end)
+    assert "report 1" in info.message
+
+    (bad_index,) = [d for d in got if d.code == "reference_index"]
+    (listed,) = bad_index.related_information
+    refs_start = text.index('["msmarco', text.index("\n") + 1)
+    assert (listed.location.range.start.line, listed.location.range.start.character) == lsp(refs_start)
+    assert listed.location.range.start.line == bad_index.range.start.line == 1
+    assert all(
+        not d.related_information for d in got if d.code not in ("duplicate_topics", "reference_index")
+    )
