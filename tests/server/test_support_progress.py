@@ -39,8 +39,13 @@ async def test_a_large_support_check_reports_progress_then_publishes_the_cli_fin
     path, text = _large_run(workspace)
     uri = open_document(vscode, path, text)
     found = await diagnostics(vscode, vscode.profile, uri, 1)
-    (reports,) = vscode.progress_reports.values()
-    assert reports[0].kind == "begin" and "support" in reports[0].title and reports[0].cancellable
+    # one batch; a second one when the settings were re-read meanwhile and made a new judge
+    # (with nothing or everything left to judge): each begins and ends the same way
+    batches = list(vscode.progress_reports.values())
+    assert 1 <= len(batches) <= 2
+    assert all(b[0].kind == "begin" and "support" in b[0].title and b[0].cancellable for b in batches)
+    assert all(b[-1].kind == "end" and b[-1].message == "done" for b in batches)
+    reports = max(batches, key=lambda b: sum(r.kind == "report" for r in b))  # the one that judged
     steps = [r for r in reports if r.kind == "report"]
     assert len(steps) >= 2 and steps[-1].percentage == 100 and steps[-1].message == "1,200/1,200 citations"
     assert [r.percentage for r in steps] == sorted(r.percentage for r in steps)
@@ -59,7 +64,7 @@ async def test_cancelling_the_support_check_still_publishes_the_findings(vscode,
             await asyncio.sleep(0.01)
 
     await asyncio.wait_for(begun(), 30)
-    (token,) = vscode.progress_reports
+    token = next(iter(vscode.progress_reports))
     vscode.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=token))
     found = await diagnostics(vscode, vscode.profile, uri, 1)
     assert vscode.progress_reports[token][-1].kind == "end"

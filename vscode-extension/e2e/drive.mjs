@@ -226,6 +226,37 @@ try {
     await page.keyboard.press("Control+W");
   });
 
+  await step("Go to Definition on a citation selects the evidence in the cited document", async () => {
+    // the oracle: the support judge's evidence for run1's first citation (CLI, --support)
+    const support = JSON.parse(readFileSync(process.env.CITELENS_E2E_SUPPORT, "utf8")).support[0];
+    const cited = support.reports[0].sentences[0].citations[0];
+    const pieces = cited.evidence;
+    if (cited.doc_id !== "Chlorophyll" || !pieces.length) throw new Error(`unexpected oracle: ${JSON.stringify(cited)}`);
+    const line = readFileSync(join(WS, "kiddie", "run1.jsonl"), "utf8").split("\n")[0];
+    const report = JSON.parse(line);
+    const literal = line.indexOf(JSON.stringify(report.documents.Chlorophyll.text)); // ASCII, no escapes
+    const first = literal + 1 + pieces[0].start + 1; // 1-based columns of the evidence in the run
+    const last = literal + 1 + pieces[pieces.length - 1].end + 1;
+    await quickOpen("run1.jsonl");
+    await gotoPosition(1, line.indexOf('["Chlorophyll"]') + 3);
+    await page.keyboard.press("F12");
+    const status = page.locator('[id="status.editor.selection"]').first();
+    const want = `(${last - first} selected)`;
+    const deadline = Date.now() + 20000;
+    let said = "";
+    while (Date.now() < deadline) {
+      said = (await status.innerText().catch(() => "")).trim();
+      if (said.includes(want)) break;
+      await page.waitForTimeout(300);
+    }
+    await shot("03c-definition-evidence");
+    log("after F12:", JSON.stringify(said), "want", want, "from column", first);
+    const col = Number(/Col (\d+)/.exec(said)?.[1]);
+    if (!said.includes(want) || (col !== first && col !== last)) {
+      throw new Error(`the selection is ${JSON.stringify(said)}; want columns ${first}-${last} ${want}`);
+    }
+  });
+
   await step("a quick fix applies and its finding disappears", async () => {
     const target = expected.find((f) => f.code === "narrative");
     if (!target) throw new Error("the sample has no narrative finding to fix");

@@ -65,6 +65,8 @@ cat > "$WS/.vscode/settings.json" <<JSON
 JSON
 # what the CLI finds in the same file with the same settings: the Problems panel must match
 (cd "$WS" && "$ORACLE" -m citelens check --format json --spec rag26 --topics rag26-topics.tsv rag26-with-mistakes.jsonl > "$WORK/expected.json") || true
+# the support judge's verdicts and evidence for kiddie/run1.jsonl: go to definition selects that evidence
+(cd "$WS/kiddie" && "$ORACLE" -m citelens check --support --executor serial --support-cache none --format json run1.jsonl > "$WORK/support.json") || true
 
 mkdir -p "$WORK/cs-data/User" "$WORK/tmp"
 cat > "$WORK/cs-data/User/settings.json" <<'JSON'
@@ -92,6 +94,6 @@ setsid "${CS[@]}" --auth none --bind-addr "127.0.0.1:$PORT" --disable-telemetry 
   --disable-workspace-trust "$WS" > "$WORK/code-server.log" 2>&1 &
 CS_PID=$!
 for _ in $(seq 1 120); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.25; done
-export CITELENS_E2E_URL="http://127.0.0.1:$PORT" CITELENS_E2E_WORKSPACE=$WS CITELENS_E2E_EXPECTED=$WORK/expected.json
+export CITELENS_E2E_URL="http://127.0.0.1:$PORT" CITELENS_E2E_WORKSPACE=$WS CITELENS_E2E_EXPECTED=$WORK/expected.json CITELENS_E2E_SUPPORT=$WORK/support.json
 export CITELENS_E2E_FRESH=$FRESH CITELENS_E2E_ORACLE=$ORACLE CITELENS_E2E_ARTIFACTS=$ART CITELENS_E2E_LOGS=$WORK/cs-data/logs
 timeout 300 node "$HERE/drive.mjs"

@@ -15,7 +15,9 @@ import {
   type ServerOptions,
   TransportKind,
 } from "vscode-languageclient/node";
+import { virtualDocumentsFeature } from "./documentView";
 import { folderFor, interpreterFor, settingsFor } from "./editorSettings";
+import { evidenceSelection } from "./evidenceSelection";
 import type { Interpreter } from "./interpreter";
 import { logChannel } from "./log";
 import { probeServer, type ProbeResult } from "./probe";
@@ -153,6 +155,11 @@ export class CiteLensServer implements vscode.Disposable {
         },
       },
       middleware: {
+        provideDefinition: async (document, position, token, next) => {
+          const result = await next(document, position, token);
+          evidenceSelection.remember(result as never);
+          return result;
+        },
         workspace: {
           configuration: async (params, token, next) => {
             const answers = (await next(params, token)) as unknown[];
@@ -167,6 +174,7 @@ export class CiteLensServer implements vscode.Disposable {
     };
     const client = new LanguageClient("citelens", "CiteLens", serverOptions, clientOptions);
     keepOwnCommands(client);
+    client.registerFeature(virtualDocumentsFeature());
     this.client = client;
     try {
       await client.start();

@@ -3,7 +3,8 @@ import * as vscode from "vscode";
 import { ExecuteCommandRequest } from "vscode-languageclient/node";
 import { serverOffers, type CiteLensServer } from "./client";
 import { logChannel } from "./log";
-import { SERVER_COMMAND, type CheckSummary, type ConvertAnswer, type SpecInfo, type SpecList } from "./serverCommands";
+import { CORPUS_FILTERS, corporaEntry, indexArguments, indexOutcome, withCorpus } from "./indexCorpus";
+import { SERVER_COMMAND, type CheckSummary, type ConvertAnswer, type IndexAnswer, type SpecInfo, type SpecList } from "./serverCommands";
 import { isRunFile, type SpecStatus } from "./statusBar";
 import { citedDocumentUri, type CitedDocuments } from "./virtualDocuments";
 
@@ -123,26 +124,53 @@ export class Commands {
     if (choice === use) await this.writeSpec(uri, target);
   }
 
+  /**
+   * Index Corpus: pick corpus files or folders (or take the one the command was run on),
+   * let the server build the index (its progress notification has the Cancel button;
+   * cancelling here cancels the request), then offer to use the index in this workspace.
+   */
   async indexCorpus(uri?: vscode.Uri): Promise<void> {
-    const target =
-      uri ??
-      (
-        await vscode.window.showOpenDialog({
-          title: "CiteLens: corpus file to index",
-          canSelectMany: false,
-          filters: { "Corpus files": ["jsonl", "gz", "json", "tsv"] },
-        })
-      )?.[0];
-    if (!target) return;
-    await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `CiteLens: indexing ${vscode.workspace.asRelativePath(target)}`, cancellable: true },
+    const picked =
+      uri instanceof vscode.Uri
+        ? [uri]
+        : await vscode.window.showOpenDialog({
+            title: "CiteLens: corpus files or folders to index",
+            openLabel: "Index",
+            canSelectFiles: true,
+            canSelectFolders: true,
+            canSelectMany: true,
+            filters: CORPUS_FILTERS,
+          });
+    if (!picked?.length) return;
+    const names = picked.map((p) => vscode.workspace.asRelativePath(p)).join(", ");
+    let cancelledHere = false;
+    const answer = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: `CiteLens: indexing ${names}`, cancellable: true },
       async (_progress, token) => {
-        const result = await this.run<unknown>(SERVER_COMMAND.indexCorpus, [target.toString()], token);
-        if (result !== undefined && !token.isCancellationRequested) {
-          logChannel().info(`Indexed ${target.fsPath}: ${JSON.stringify(result)}`);
-        }
+        const result = await this.run<IndexAnswer>(SERVER_COMMAND.indexCorpus, indexArguments(picked), token);
+        cancelledHere = token.isCancellationRequested;
+        return result;
       },
     );
+    const outcome = indexOutcome(answer, cancelledHere);
+    if (!outcome) return;
+    for (const problem of answer?.problems ?? []) logChannel().warn(problem);
+    logChannel().info(outcome.message);
+    if (outcome.kind === "failed") {
+      void vscode.window.showErrorMessage(outcome.message, "Open Log").then((c) => c && logChannel().show());
+      return;
+    }
+    if (outcome.kind === "cancelled") {
+      void vscode.window.showInformationMessage(outcome.message);
+      return;
+    }
+    const use = "Use in This Workspace";
+    const choice = await vscode.window.showInformationMessage(outcome.message, use);
+    if (choice === use) {
+      const config = vscode.workspace.getConfiguration("citelens", picked[0]);
+      const corpora = withCorpus(config.get<unknown>("corpora"), corporaEntry(outcome.db));
+      if (corpora) await config.update("corpora", corpora, vscode.ConfigurationTarget.Workspace);
+    }
   }
 
   /**

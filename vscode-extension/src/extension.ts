@@ -8,6 +8,7 @@ import { onDidChangePythonInterpreter } from "./pythonExtension";
 import { RestartScheduler } from "./restart";
 import { reactionTo } from "./settings";
 import { SpecStatus } from "./statusBar";
+import { evidenceSelection } from "./evidenceSelection";
 import { CitedDocuments, SCHEME } from "./virtualDocuments";
 
 let server: CiteLensServer | undefined;
@@ -39,6 +40,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     if (vscode.extensions.getExtension("ms-python.python")) await vscode.commands.executeCommand("python.setInterpreter");
     else await vscode.commands.executeCommand("workbench.action.openSettings", "citelens.interpreter");
   });
+
+  // go to definition lands at the evidence's start: select the whole evidence there
+  const selectEvidence = (editor: vscode.TextEditor | undefined) => {
+    const sel = editor?.selection;
+    if (!editor || !sel) return;
+    const range = evidenceSelection.take(editor.document.uri.toString(), sel.active, sel.isEmpty);
+    if (!range) return;
+    editor.selection = new vscode.Selection(range.start.line, range.start.character, range.end.line, range.end.character);
+    editor.revealRange(editor.selection, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  };
+  context.subscriptions.push(
+    vscode.window.onDidChangeTextEditorSelection((e) => selectEvidence(e.textEditor)),
+    vscode.window.onDidChangeActiveTextEditor(selectEvidence),
+  );
 
   context.subscriptions.push(
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, documents),

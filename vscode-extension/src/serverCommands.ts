@@ -48,8 +48,22 @@ export interface ShownDocument {
   title?: string | null;
   text: string;
   origin?: string | null;
-  /** Evidence to select, 0-based, in the shown text (when the server gives it). */
+  /** The read-only view as the server renders it (a header, then the text). */
+  content?: string;
+  /** The evidence to select, 0-based: in `content` when the server sends it, else in `text`. */
   selection?: { start: { line: number; character: number }; end: { line: number; character: number } };
+  verdict?: string;
+}
+
+/** `citelens.indexCorpus(corpora, db?)`: the index built, or why not. */
+export interface IndexAnswer {
+  ok: boolean;
+  db?: string;
+  cancelled?: boolean;
+  reason?: string;
+  documents?: number;
+  added?: number;
+  problems?: string[];
 }
 
 /** `citelens.convertFile(uri, target)`: the server applies the edit itself. */

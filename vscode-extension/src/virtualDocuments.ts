@@ -6,15 +6,10 @@
 import * as vscode from "vscode";
 import { ExecuteCommandRequest } from "vscode-languageclient/node";
 import type { CiteLensServer } from "./client";
+import { citedAt, documentText, selectionIn, type CitedAt } from "./documentView";
 import { SERVER_COMMAND, type ShownDocument } from "./serverCommands";
 
 export const SCHEME = "citelens-doc";
-
-interface CitedAt {
-  uri: string;
-  line: number;
-  character: number;
-}
 
 /**
  * `citelens-doc:/<doc id>.txt?<where>`: the document cited at a position of a run (the query
@@ -24,15 +19,6 @@ export function citedDocumentUri(runUri: string, line: number, character: number
   const where: CitedAt = { uri: runUri, line, character };
   const name = (docId ?? "cited document").replace(/[\\/]/g, "_");
   return vscode.Uri.from({ scheme: SCHEME, path: `/${name}.txt`, query: JSON.stringify(where) });
-}
-
-function citedAt(uri: vscode.Uri): CitedAt | undefined {
-  try {
-    const where = JSON.parse(uri.query) as CitedAt;
-    return typeof where.uri === "string" && typeof where.line === "number" ? where : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 export class CitedDocuments implements vscode.TextDocumentContentProvider {
@@ -79,12 +65,11 @@ export class CitedDocuments implements vscode.TextDocumentContentProvider {
     const shown = await this.fetch(uri);
     const doc = await vscode.workspace.openTextDocument(uri);
     const editor = await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Beside });
-    const sel = shown?.selection;
-    if (shown && sel) {
-      const skip = headerLines(shown);
-      const range = new vscode.Range(sel.start.line + skip, sel.start.character, sel.end.line + skip, sel.end.character);
-      editor.selection = new vscode.Selection(range.start, range.end);
-      editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    const range = shown ? selectionIn(shown) : undefined;
+    if (range) {
+      const r = new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character);
+      editor.selection = new vscode.Selection(r.start, r.end);
+      editor.revealRange(r, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     }
   }
 
@@ -100,21 +85,4 @@ export class CitedDocuments implements vscode.TextDocumentContentProvider {
   dispose(): void {
     this.changed.dispose();
   }
-}
-
-function header(shown: ShownDocument): string[] {
-  return [shown.id && `id: ${shown.id}`, shown.title && `title: ${shown.title}`, shown.origin && `from: ${shown.origin}`].filter(
-    (line): line is string => !!line,
-  );
-}
-
-function headerLines(shown: ShownDocument): number {
-  const head = header(shown);
-  return head.length ? head.length + 1 : 0;
-}
-
-/** The virtual document's text: a short header (id, title, origin), then the document. */
-export function documentText(shown: ShownDocument): string {
-  const head = header(shown);
-  return head.length ? `${head.join("\n")}\n\n${shown.text}` : shown.text;
 }
