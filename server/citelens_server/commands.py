@@ -10,7 +10,6 @@ cancel through the progress token or by cancelling the request.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
 import os
 from pathlib import Path
@@ -19,7 +18,8 @@ from typing import Any
 from lsprotocol import types
 
 from citelens_server.edits import workspace_edit
-from citelens_server.server import REPORT_SUFFIXES, CiteLensServer, _supports, uri_path
+from citelens_server.progress import Progress
+from citelens_server.server import REPORT_SUFFIXES, CiteLensServer, uri_path
 
 log = logging.getLogger("citelens_server")
 
@@ -28,7 +28,6 @@ CONVERT_FILE = "citelens.convertFile"
 SET_SPEC = "citelens.setSpec"
 SKIPPED_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", ".mypy_cache", ".ruff_cache"}
 MAX_FILES = 5000
-_tokens = itertools.count(1)
 
 
 def run_files(ls: CiteLensServer) -> list[Path]:
@@ -68,42 +67,25 @@ def register(server: CiteLensServer) -> None:
     @server.command(CHECK_WORKSPACE)
     async def check_workspace(ls: CiteLensServer, *args: Any) -> dict[str, Any]:
         files = run_files(ls)
-        token = f"citelens-check-{next(_tokens)}"
-        progress = _supports(ls.client_capabilities, "window.work_done_progress")
-        if progress:
-            try:
-                await asyncio.wait_for(ls.work_done_progress.create_async(token), 30)
-            except Exception as exc:
-                log.info("no progress shown (%s)", exc or "timeout")
-                progress = False
-        if progress:
-            ls.work_done_progress.begin(
-                token,
-                types.WorkDoneProgressBegin(
-                    title="Checking the workspace's runs", cancellable=True, percentage=0
-                ),
-            )
+        progress = Progress(ls, "check")
+        await progress.begin("Checking the workspace's runs")
         summary: dict[str, Any] = {"files": [], "cancelled": False}
         checked: dict[str, Any] = {}
         try:
             for n, path in enumerate(files):
-                if progress and ls.work_done_progress.tokens[token].cancelled():
+                if progress.cancelled():
                     summary["cancelled"] = True
                     break
                 summary["files"].append(await _check_one(ls, path, checked))
-                if progress:
-                    ls.work_done_progress.report(
-                        token,
-                        types.WorkDoneProgressReport(
-                            message=f"{n + 1}/{len(files)} {path.name}",
-                            percentage=int(100 * (n + 1) / len(files)),
-                        ),
+                progress.report(
+                    types.WorkDoneProgressReport(
+                        message=f"{n + 1}/{len(files)} {path.name}",
+                        percentage=int(100 * (n + 1) / len(files)),
                     )
+                )
                 await asyncio.sleep(0)  # let other requests through between files
         finally:
-            if progress:
-                done = "cancelled" if summary["cancelled"] else f"{len(summary['files'])} file(s) checked"
-                ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message=done))
+            progress.end("cancelled" if summary["cancelled"] else f"{len(summary['files'])} file(s) checked")
         if not summary["cancelled"]:
             await _show_workspace(ls, checked)
         return summary

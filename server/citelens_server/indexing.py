@@ -10,20 +10,18 @@ taken for complete (`citelens.corpus.index_build`); the next run continues it.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
-import threading
 from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
 
-from citelens_server.server import CiteLensServer, _supports, uri_path
+from citelens_server.progress import Progress
+from citelens_server.server import CiteLensServer, uri_path
 
 log = logging.getLogger("citelens_server")
 
 INDEX_CORPUS = "citelens.indexCorpus"
-_tokens = itertools.count(1)
 
 
 def _clock(seconds: float) -> str:
@@ -75,41 +73,22 @@ def register(server: CiteLensServer) -> None:
             return {"ok": False, "reason": str(exc)}
         db = db or default_index_path(corpora)
         loop = asyncio.get_running_loop()
-        stop = threading.Event()
-        token = f"citelens-index-{next(_tokens)}"
-        progress = _supports(ls.client_capabilities, "window.work_done_progress")
-        if progress:
-            try:
-                await asyncio.wait_for(ls.work_done_progress.create_async(token), 30)
-            except Exception as exc:
-                log.info("no progress shown (%s)", exc or "timeout")
-                progress = False
-        if progress:
-            ls.work_done_progress.begin(
-                token,
-                types.WorkDoneProgressBegin(
-                    title=f"Indexing {', '.join(p.name for p in corpora)}", cancellable=True, percentage=0
-                ),
-            )
+        progress = Progress(ls, "index")
+        await progress.begin(f"Indexing {', '.join(p.name for p in corpora)}")
 
         def report(value: Any) -> None:  # on the event loop
-            if not progress:
+            if progress.cancelled():
+                progress.stop.set()
                 return
-            if ls.work_done_progress.tokens[token].cancelled():
-                stop.set()
-                return
-            ls.work_done_progress.report(token, progress_report(value))
+            progress.report(progress_report(value))
 
         def on_progress(value: Any) -> None:  # in the worker thread
             loop.call_soon_threadsafe(report, value)
 
-        def cancelled() -> bool:  # in the worker thread: reads the client's cancel directly
-            return stop.is_set() or bool(progress and ls.work_done_progress.tokens[token].cancelled())
-
         answer: dict[str, Any] = {"ok": False, "db": str(db), "cancelled": False}
         try:
             built = await asyncio.to_thread(
-                build_index, corpora, db, on_progress=on_progress, cancelled=cancelled
+                build_index, corpora, db, on_progress=on_progress, cancelled=progress.cancelled
             )
             answer.update(
                 ok=True,
@@ -123,7 +102,7 @@ def register(server: CiteLensServer) -> None:
         except IndexCancelled:
             answer.update(cancelled=True, reason="cancelled; the next run resumes the index")
         except asyncio.CancelledError:  # the client cancelled the request itself
-            stop.set()
+            progress.stop.set()
             raise
         except (CorpusFileError, IndexBusy, OSError) as exc:
             answer["reason"] = str(exc)
@@ -131,13 +110,11 @@ def register(server: CiteLensServer) -> None:
             log.exception("indexing %s", corpora)
             answer["reason"] = f"cannot index ({exc})"
         finally:
-            if progress:
-                done = (
-                    "cancelled"
-                    if answer["cancelled"]
-                    else answer.get("reason") or (f"{answer.get('documents', 0):,} documents indexed")
-                )
-                ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message=done))
+            progress.end(
+                "cancelled"
+                if answer["cancelled"]
+                else answer.get("reason") or (f"{answer.get('documents', 0):,} documents indexed")
+            )
         if answer["ok"] and ls.session is not None:
             ls.session.drop_sources()  # the sources reopen the index as it is now
             ls.recheck_all()

@@ -9,21 +9,19 @@ A cancelled batch keeps nothing: the check then judges the citations on the spot
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
-import threading
 import weakref
 from typing import Any
 
 from lsprotocol import types
 
-from citelens_server.server import SETTINGS_ERRORS, CiteLensServer, _supports
+from citelens_server.progress import Progress
+from citelens_server.server import SETTINGS_ERRORS, CiteLensServer
 
 log = logging.getLogger("citelens_server")
 
 #: citations from which a file's support check runs in the background with progress
 MIN_CITATIONS = 200
-_tokens = itertools.count(1)
 _running: set[str] = set()
 #: uri -> (the document, the support run) whose citations were judged in a batch
 _judged: dict[str, tuple[weakref.ref[Any], weakref.ref[Any]]] = {}
@@ -75,49 +73,30 @@ async def _judge(ls: CiteLensServer, uri: str, doc: Any) -> None:
     from citelens.session.support_batch import SupportCancelled, judge_document
 
     loop = asyncio.get_running_loop()
-    stop = threading.Event()
-    token = f"citelens-support-{next(_tokens)}"
-    progress = _supports(ls.client_capabilities, "window.work_done_progress")
+    progress = Progress(ls, "support")
     name = uri.rsplit("/", 1)[-1]
     try:
-        if progress:
-            try:
-                await asyncio.wait_for(ls.work_done_progress.create_async(token), 30)
-            except Exception as exc:
-                log.info("no progress shown (%s)", exc or "timeout")
-                progress = False
-        if progress:
-            ls.work_done_progress.begin(
-                token,
-                types.WorkDoneProgressBegin(
-                    title=f"Judging the support of {name}'s citations", cancellable=True, percentage=0
-                ),
-            )
+        await progress.begin(f"Judging the support of {name}'s citations")
 
         def report(done: int, total: int) -> None:  # on the event loop
-            if ls.document(uri) is not doc or (progress and ls.work_done_progress.tokens[token].cancelled()):
-                stop.set()  # closed, re-opened or cancelled
+            if ls.document(uri) is not doc or progress.cancelled():
+                progress.stop.set()  # closed, re-opened or cancelled
                 return
-            if progress:
-                ls.work_done_progress.report(
-                    token,
-                    types.WorkDoneProgressReport(
-                        message=f"{done:,}/{total:,} citations", percentage=int(100 * done / max(total, 1))
-                    ),
+            progress.report(
+                types.WorkDoneProgressReport(
+                    message=f"{done:,}/{total:,} citations", percentage=int(100 * done / max(total, 1))
                 )
+            )
 
         def on_progress(done: int, total: int) -> None:  # in the worker thread
             loop.call_soon_threadsafe(report, done, total)
-
-        def cancelled() -> bool:  # in the worker thread: reads the client's cancel directly
-            return stop.is_set() or bool(progress and ls.work_done_progress.tokens[token].cancelled())
 
         outcome = "done"
 
         def judge() -> None:  # in a worker, the document's messages held meanwhile
             nonlocal outcome
             try:
-                judge_document(doc, on_progress, cancelled)
+                judge_document(doc, on_progress, progress.cancelled)
             except SupportCancelled:
                 outcome = "cancelled"
             except Exception:
@@ -125,8 +104,7 @@ async def _judge(ls: CiteLensServer, uri: str, doc: Any) -> None:
                 outcome = "failed (see the log)"
 
         await ls.checks.run(uri, judge)
-        if progress:
-            ls.work_done_progress.end(token, types.WorkDoneProgressEnd(message=outcome))
+        progress.end(outcome)
     finally:
         _running.discard(uri)
     if ls.document(uri) is doc:
