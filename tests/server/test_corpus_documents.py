@@ -70,6 +70,14 @@ def _write_workspace(folder: Path, corpus_source: str) -> tuple[Path, str, dict]
     return path, text, cited
 
 
+def _indexed_corpus(workspace: Path) -> Path:
+    """The segmented sample as `corpus.jsonl` in the workspace, indexed into `corpus.idx`."""
+    corpus = workspace / "corpus.jsonl"
+    shutil.copy(SEGMENTED, corpus)
+    _index(corpus, workspace / "corpus.idx")
+    return corpus
+
+
 def _index(corpus: Path, db: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "citelens", "index", "--quiet", str(corpus), "--db", str(db)],
@@ -94,9 +102,7 @@ def _citation_offset(text: str) -> int:
 
 
 async def test_hover_shows_a_document_only_in_the_configured_index(client, workspace):
-    corpus = workspace / "corpus.jsonl"
-    shutil.copy(SEGMENTED, corpus)
-    _index(corpus, workspace / "corpus.idx")
+    corpus = _indexed_corpus(workspace)
     path, text, cited = _write_workspace(workspace, "index:corpus.idx")
     uri = open_document(client, path, text)
     found = await diagnostics(client, client.profile, uri, 1)
@@ -114,9 +120,7 @@ async def test_hover_shows_a_document_only_in_the_configured_index(client, works
 
 
 async def test_a_document_in_no_source_says_which_sources_were_asked(vscode, workspace):
-    corpus = workspace / "corpus.jsonl"
-    shutil.copy(SEGMENTED, corpus)
-    _index(corpus, workspace / "corpus.idx")
+    _indexed_corpus(workspace)
     path, text, _ = _write_workspace(workspace, "index:corpus.idx")
     text = text.replace("msmarco_v2.1_doc_", "msmarco_v2.1_doc_9", 1)
     path.write_text(text, encoding="utf-8")
@@ -131,9 +135,7 @@ async def test_a_document_in_no_source_says_which_sources_were_asked(vscode, wor
 
 
 async def test_definition_opens_the_corpus_line_with_the_evidence_selected(vscode, workspace):
-    corpus = workspace / "corpus.jsonl"
-    shutil.copy(SEGMENTED, corpus)
-    _index(corpus, workspace / "corpus.idx")
+    corpus = _indexed_corpus(workspace)
     path, text, cited = _write_workspace(workspace, "index:corpus.idx")
     uri = open_document(vscode, path, text)
     await diagnostics(vscode, vscode.profile, uri, 1)
