@@ -54,7 +54,8 @@ class CiteLensServer(LanguageServer):
         self.folders: list[Path] = []
         self.open_reports: set[str] = set()  # uris of open documents that are checked
         self.log_handler: Any = None  # logs.ClientLogHandler, set by __main__
-        self.settings_files_with_problems: set[str] = set()
+        #: report uri -> the settings, spec or topics file whose problem is shown on it
+        self.settings_problem_on: dict[str, str] = {}
         self._logged: set[str] = set()
         self._tasks: set[asyncio.Future[None]] = set()
 
@@ -109,7 +110,9 @@ class CiteLensServer(LanguageServer):
             return  # kept in `checks.latest` for the client's next pull
         diagnostics = checked.diagnostics
         if checked.problem is not None:
-            diagnostics = self.settings_problem(checked.doc, checked.problem)
+            diagnostics = self.settings_problem(checked.doc, checked.problem, uri)
+        else:
+            self.withdraw_settings_problem(uri)
         version = checked.version
         self.published[uri] = version
         head = f'{{"jsonrpc":"2.0","method":"{types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS}","params":{{"uri":{json.dumps(uri)}'
@@ -124,9 +127,10 @@ class CiteLensServer(LanguageServer):
         rendered = self.rendered.setdefault(doc.uri, DiagnosticsJson())
         return rendered.render(result.findings, doc.line_index, self.encoding, uri or doc.uri)
 
-    def settings_problem(self, doc: Any, exc: Exception) -> str:
+    def settings_problem(self, doc: Any, exc: Exception, uri: str | None = None) -> str:
         """A settings, spec or topics file that cannot be used: logged, shown on the file
         that has the problem (at its line, when known) and on the report file at its start."""
+        uri = uri or doc.uri
         message = f"citelens cannot check this file: {exc}"
         if message not in self._logged:
             self._logged.add(message)
@@ -143,27 +147,31 @@ class CiteLensServer(LanguageServer):
                 "source": SOURCE,
                 "message": getattr(exc, "reason", str(exc)),
             }
+            settings_uri = Path(where).resolve().as_uri()
+            if self.settings_problem_on.get(uri) != settings_uri:
+                self.withdraw_settings_problem(uri)
             self.protocol.notify_json(
-                types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
-                {"uri": Path(where).resolve().as_uri(), "diagnostics": [diag]},
+                types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, {"uri": settings_uri, "diagnostics": [diag]}
             )
-            self.settings_files_with_problems.add(Path(where).resolve().as_uri())
+            self.settings_problem_on[uri] = settings_uri
         first = {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}}
         return json.dumps(
             [{**first, "severity": 1, "code": "settings", "source": SOURCE, "message": message}]
         )
 
-    def clear_settings_problems(self) -> None:
-        """Settings changed: the diagnostics put on settings files are withdrawn (re-made if still wrong)."""
-        for uri in self.settings_files_with_problems:
+    def withdraw_settings_problem(self, uri: str) -> None:
+        """The report `uri` no longer shows a settings problem: the diagnostic on the settings
+        file goes when no other open report still has that problem. Withdrawn only once a
+        re-check says so, so a settings change never makes it flicker off and on again."""
+        settings_uri = self.settings_problem_on.pop(uri, None)
+        if settings_uri is not None and settings_uri not in self.settings_problem_on.values():
             self.protocol.notify_json(
-                types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, {"uri": uri, "diagnostics": []}
+                types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, {"uri": settings_uri, "diagnostics": []}
             )
-        self.settings_files_with_problems.clear()
-        self._logged.clear()
 
     def clear(self, uri: str) -> None:
         self.debouncer.cancel(uri)
+        self.withdraw_settings_problem(uri)
         self.checks.forget(uri)
         self.published.pop(uri, None)
         self.rendered.pop(uri, None)
@@ -183,7 +191,9 @@ class CiteLensServer(LanguageServer):
         """Settings, spec or topics changed: every open report file is checked again."""
         self.generation += 1
         self.runs.wake()
-        self.clear_settings_problems()
+        self._logged.clear()
+        for uri in [u for u in self.settings_problem_on if u not in self.open_reports]:
+            self.withdraw_settings_problem(uri)  # nothing will re-check it
         if self.pull:
             if _supports(self.client_capabilities, "workspace.diagnostics.refresh_support"):
                 self.workspace_diagnostic_refresh(None)

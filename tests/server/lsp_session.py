@@ -63,11 +63,13 @@ def install_version_tracking(client: LanguageClient) -> None:
         client.registrations.extend(params.registrations)  # type: ignore[attr-defined]
 
     client.published_versions = {}  # type: ignore[attr-defined]
+    client.published_counts = []  # type: ignore[attr-defined]  # (uri, number of diagnostics) in order
     features = client.protocol.fm.features
     original = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
 
     def publish(params: types.PublishDiagnosticsParams) -> None:
         client.published_versions[params.uri] = params.version  # type: ignore[attr-defined]
+        client.published_counts.append((params.uri, len(params.diagnostics)))  # type: ignore[attr-defined]
         original(params)
 
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = publish

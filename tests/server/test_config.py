@@ -89,6 +89,15 @@ async def test_a_wrong_spec_is_a_diagnostic_at_its_key_not_a_crash(fresh, bare):
     assert not fresh.messages, "no popups"
     assert any("rag2S" in m.message for m in fresh.log_messages)
 
+    # another settings change that leaves the file wrong: its diagnostic stays, with no flicker
+    seen = len(fresh.published_counts)
+    fresh.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    await wait_until(
+        fresh, lambda: (uri, 1) in fresh.published_counts[seen:], "the re-check after the change"
+    )
+    assert (toml.as_uri(), 0) not in fresh.published_counts
+    assert len(fresh.diagnostics[toml.as_uri()]) == 1
+
     toml.write_text('spec = "rag24"\n', encoding="utf-8")  # repaired: real findings come back
     fresh.text_document_did_save(types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(toml.as_uri())))
     want = expected_diagnostics(path, text, "utf-16")
