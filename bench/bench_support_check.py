@@ -8,7 +8,8 @@ The run: 300 reports of 10 sentences (real sentences of the DRAGUN runs), each c
 documents of the 30 DRAGUN topic documents (real MS MARCO bodies, about 8,000 characters
 each), indexed once with `citelens index --db` and given to every check as
 `--docs index:PATH` (so the check without --support looks the cited ids up too). Cold =
-an empty verdict cache each round; warm = the cache filled by the previous cold round.
+an empty verdict cache each round; warm = the cache filled by that round's cold run,
+timed alternately with the plain check (`--samples` pairs a round).
 Target: the warm re-check within 1.2x of the check without --support.
 """
 
@@ -69,6 +70,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reports", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--executor", default="process")
+    parser.add_argument(
+        "--samples", type=int, default=5, help="plain and warm runs per round (they take a tenth of a second)"
+    )
     args = parser.parse_args(argv)
     exe = [sys.executable, "-m", "citelens"]
     # as an installed package has it: bytecode compiled once (with PYTHONDONTWRITEBYTECODE
@@ -95,13 +99,15 @@ def main(argv: list[str] | None = None) -> int:
         ]
         plain, cold, warm = [], [], []
         for _ in range(args.rounds):
-            plain.append(timed(base))
             cache.unlink(missing_ok=True)
             cold.append(timed(support))
-            warm.append(timed(support))
+            for _ in range(args.samples):  # the two short runs side by side, several times
+                plain.append(timed(base))
+                warm.append(timed(support))
         judgements = args.reports * 10 * 3
         print(
-            f"{args.reports} reports, {judgements} citations, executor {args.executor}, median of {args.rounds}"
+            f"{args.reports} reports, {judgements} citations, executor {args.executor}, "
+            f"median of {args.rounds} cold and {args.rounds * args.samples} plain and warm runs"
         )
         print("                             wall s   CPU s")
         (pw, pc), (cw, cc), (ww, wc) = (

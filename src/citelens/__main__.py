@@ -1,5 +1,3 @@
-import sys
+from citelens.cli import entry
 
-from citelens.cli import main
-
-sys.exit(main())
+entry()

@@ -407,7 +407,7 @@ def test_the_summary_groundedness_is_seed_2s_figure():
     for name in ("run1.jsonl", "run2.jsonl", "run3.jsonl", "run4.jsonl"):
         run = SupportRun(cache=VerdictCache(), executor="serial")
         result = Checker(None, support=run).check_text((KIDDIE / name).read_text())
-        for report in result.support or []:
+        for report in result.support.reports:
             metrics = report.hallucination_metrics()
             assert report.groundedness() == pytest.approx(metrics.groundedness_score, abs=1e-12)
             seen += metrics.num_spans
@@ -430,8 +430,8 @@ def test_corpus_documents_are_fetched_in_one_call_for_the_whole_file(tmp_path, m
     expected = embedded.check_text((KIDDIE / "run1.jsonl").read_text())
     cited = {json.loads(line)["id"] for line in documents.read_text().splitlines()}
     assert len(calls) == 1 and set(calls[0]) == cited
-    verdicts = [v.verdict for r in result.support or [] for s in r.sentences for v in s.verdicts]
-    assert verdicts == [v.verdict for r in expected.support or [] for s in r.sentences for v in s.verdicts]
+    verdicts = [v.verdict for r in result.support.reports for s in r.sentences for v in s.verdicts]
+    assert verdicts == [v.verdict for r in expected.support.reports for s in r.sentences for v in s.verdicts]
     assert len(verdicts) > 20
 
 

@@ -13,6 +13,7 @@ from bisect import insort_left
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, TypeAlias, cast
 
@@ -153,6 +154,7 @@ class Checker:
         self.sources = sources  # document sources: cited ids are looked up (unknown_document)
         self.support = support  # support verdicts and their findings (citelens.support)
         self._support_reports: dict[int, Any] = {}  # item index -> ReportSupport of the file being checked
+        self._skip_support = False  # the file's finished support was read back: not judged again
         self.workers = workers  # >1: big files are checked by forked processes (the CLI)
         self.policy = Policy(spec, strict, dict(overrides or {}))
         self._cache: OrderedDict[str, _ItemOutcome] = OrderedDict()
@@ -176,14 +178,37 @@ class Checker:
 
     def check_source(self, source: SourceFile, path: str) -> FileResult:
         items = source.items
-        support = None
-        if self.support is not None:  # every report is decoded here anyway: once, for both passes
-            items = [item.decoded(source.text) for item in items]
-            support = self._prepare_support(items)
+        if self.support is None:
+            report_findings, facts = self._collect(source.text, items)
+            return self.file_result(source, path, report_findings, facts)
+        # an unchanged file's finished support is read back, not rebuilt (support/finished.py);
+        # not with the per-report outcome cache, whose outcomes hold support findings
+        context = "" if self._cache_size else self._support_context()
+        finished = self.support.finished_file(source.text, context) if context else None
+        if finished is not None:
+            self._skip_support = True
+            try:
+                report_findings, facts = self._collect(source.text, items)
+            finally:
+                self._skip_support = False
+            result = self.file_result(source, path, report_findings + finished.findings, facts)
+            result.support = finished.support
+            return result
+        items = [item.decoded(source.text) for item in items]  # decoded once, for both passes
+        reports = self._prepare_support(items)
         report_findings, facts = self._collect(source.text, items)
         result = self.file_result(source, path, report_findings, facts)
-        result.support = support
+        result.support = self.support.file_support(reports)
+        if context:
+            found = [f for f in result.findings if f.code in SUPPORT_CODES]
+            self.support.remember_file(source.text, context, found, result.support)
         return result
+
+    def _support_context(self) -> str:
+        """What shapes a file's support findings besides its text and documents: how its
+        reports are read (the spec) and the severities of the support codes."""
+        severities = {code: self.policy.severity(code) for code in sorted(SUPPORT_CODES)}
+        return f"{self.spec!r}\x00{severities}"
 
     def _prepare_support(self, items: list[Item]) -> list[Any]:
         """Judge every citation of the file at once (on the support executor, before any
@@ -349,7 +374,7 @@ class Checker:
             return _ItemOutcome([_syntax(item.syntax.message, item.syntax.offset - base)], None)
         value = item.value
         view = run_rules(value, self.spec, topics=self.topics)
-        if self.support is not None and isinstance(value, dict):
+        if self.support is not None and not self._skip_support and isinstance(value, dict):
             check_support(view, self.support, self._support_reports.pop(item.index, None))
         out: list[Finding] = []
         for p in item.problems:
@@ -407,8 +432,8 @@ def locate_related(
     data[RELATED_AT] = tuple(located)
 
 
-def _order(f: Finding) -> tuple[int, int, str]:
-    return f.start, f.end, f.code
+#: file order: (start, end, code) of a finding (C-speed: files can have tens of thousands)
+_order = attrgetter("start", "end", "code")
 
 
 def _indexed(facts: ReportFacts, index: int) -> ReportFacts:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter, countOf
 from typing import Any
 
 from citelens.check.finding import Finding
 from citelens.source.line_index import LineIndex
+
+_severity = attrgetter("severity")
 
 
 @dataclass
@@ -15,7 +18,7 @@ class FileResult:
     line_index: LineIndex  # of the decoded text; positions of findings index into it
     findings: list[Finding] = field(default_factory=list)
     reports: int = 0  # report values seen (loadable or not)
-    support: list[Any] | None = None  # ReportSupport per report, with support on
+    support: Any = None  # with support on: a FileSupport (citelens.support.summary)
 
     def count(self, severity: str) -> int:
-        return sum(1 for f in self.findings if f.severity == severity)
+        return countOf(map(_severity, self.findings), severity)  # C loops: files can have many

@@ -12,8 +12,9 @@ from citelens.cli import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 
 if TYPE_CHECKING:
     from citelens.config.settings import Settings
+    from citelens.corpus import SourceChain
     from citelens.support.cache import VerdictCache
-    from citelens.support.run import DocumentLookup, SupportRun
+    from citelens.support.run import SupportRun
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -134,8 +135,9 @@ class _SupportRuns:
         self.args = args
         self.cache: VerdictCache | None = None
 
-    def __call__(self, settings: Settings) -> SupportRun:
+    def __call__(self, settings: Settings, sources: SourceChain | None) -> SupportRun:
         from citelens.support.cache import VerdictCache
+        from citelens.support.documents import CorpusDocuments
         from citelens.support.executor import terminal_progress
         from citelens.support.run import SupportRun
         from citelens.support.settings import default_settings
@@ -147,7 +149,7 @@ class _SupportRuns:
             cache=self.cache,
             executor=self.args.executor,
             progress=terminal_progress(),
-            lookup=corpus_lookup(settings.corpora, settings.source.parent if settings.source else None),
+            lookup=CorpusDocuments(settings.corpora, chain=sources) if sources is not None else None,
         )
 
     def close(self) -> None:
@@ -163,17 +165,6 @@ def _cache_path(raw: str | None) -> Path | None:
     from citelens.files.user_cache import cache_root
 
     return cache_root() / "support.sqlite"
-
-
-def corpus_lookup(
-    corpora: tuple[str, ...] | list[str], base_dir: Path | None = None
-) -> DocumentLookup | None:
-    """Document text by id from the configured corpora (None: none configured)."""
-    if not corpora:
-        return None
-    from citelens.support.documents import corpus_document_lookup
-
-    return corpus_document_lookup(corpora, base_dir)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -255,12 +246,13 @@ def run(args: argparse.Namespace) -> int:
     elif not args.diff:
         write_output(args.format, results, out, rule_summary=rule_summary)
     if args.format == "text" and not args.diff and any(r.support is not None for r in results):
-        from citelens.support.summary import text_lines  # loads pydantic: only with --support
+        from citelens.support.summary import text_lines
 
         for r in results:
             if r.support is not None:
                 out.write("".join(f"support: {line}\n" for line in text_lines(r.path, r.support)))
     support_runs.close()
+    workspace.close_sources()
     out.flush()
     if unusable:
         return EXIT_USAGE

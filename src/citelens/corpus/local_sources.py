@@ -29,6 +29,15 @@ def _answer_partly(found: Lookup, reason: str) -> Lookup:
     return out
 
 
+def files_version(paths: Iterable[Path]) -> str | None:
+    """Size and modification time of each file (None if one cannot be read): what says,
+    without reading them, that the documents behind a source are unchanged."""
+    try:
+        return "|".join(f"{p}:{st.st_size}:{st.st_mtime_ns}" for p in paths for st in (p.stat(),))
+    except OSError:
+        return None
+
+
 class IndexSource:
     """An index built by `citelens index`; it answers "not here" only when the index is complete and current."""
 
@@ -40,6 +49,11 @@ class IndexSource:
 
     def describe(self) -> str:
         return self.label
+
+    def version(self) -> str | None:
+        """Changes whenever the index file does (SQLite writes go to it or to its WAL)."""
+        wal = self.path.with_name(self.path.name + "-wal")
+        return files_version([self.path, wal] if wal.exists() else [self.path])
 
     def close(self) -> None:
         if self._reader is not None:
@@ -124,6 +138,13 @@ class CorpusFileSource:
 
     def describe(self) -> str:
         return f"corpus {self.path}"
+
+    def version(self) -> str | None:
+        """The corpus files' (their index is rebuilt from them when they change)."""
+        try:
+            return files_version(corpus_files(self.path))
+        except CorpusFileError:
+            return None
 
     def close(self) -> None:
         self._index.close()

@@ -43,6 +43,18 @@ class SourceChain:
         for source in self.sources:
             source.close()
 
+    def version(self) -> str | None:
+        """What changes when any source's documents may have changed; None when a source
+        cannot tell (a service, ir_datasets): its documents are then compared one by one."""
+        parts = []
+        for source in self.sources:
+            version = getattr(source, "version", None)
+            part = version() if version is not None else None
+            if part is None:
+                return None
+            parts.append(part)
+        return "\n".join(parts)
+
     def _ask_all(self, ids: list[str]) -> Lookup:
         out = Lookup()
         pending = list(dict.fromkeys(ids))

@@ -41,7 +41,7 @@ def _run_and_views(doc: OpenDocument) -> tuple[SupportRun | None, list[ReportVie
 
 def citations_to_judge(doc: OpenDocument) -> int:
     """How many citations the document's support check judges (0: support is off)."""
-    from citelens.support.run import sentence_pairs
+    from citelens.support.reports import sentence_pairs
 
     run, views = _run_and_views(doc)
     if run is None:

@@ -70,9 +70,9 @@ class Workspace:
     `roots`: the workspace folders; `init_options`: the client's initialization options
     (a settings mapping); `cli`: overrides that win over everything (None = not given);
     `checker_options`: extra `Checker` arguments (the CLI passes `workers`, `cache_size`).
-    `support_runs`: makes the `SupportRun` of a checker whose settings turn support on
-    (the CLI passes its executor, documents file and disk cache); without it, support
-    runs in this process with a memory cache.
+    `support_runs`: makes the `SupportRun` of a checker whose settings turn support on,
+    given the settings and their open document sources (the CLI passes its executor and
+    disk cache); without it, support runs in this process with a memory cache.
     """
 
     def __init__(
@@ -82,7 +82,7 @@ class Workspace:
         init_options: Mapping[str, Any] | None = None,
         cli: Mapping[str, Any] | None = None,
         checker_options: Mapping[str, Any] | None = None,
-        support_runs: Callable[[Settings], SupportRun] | None = None,
+        support_runs: Callable[[Settings, SourceChain | None], SupportRun] | None = None,
     ) -> None:
         self.roots = [Path(r).absolute() for r in roots]
         self.messages: list[str] = []  # editor values that were left out, for the log
@@ -245,7 +245,7 @@ class Workspace:
 
     def _support_run(self, settings: Settings) -> SupportRun:
         if self._support_runs is not None:
-            return self._support_runs(settings)
+            return self._support_runs(settings, self.sources_for(settings))
         from citelens.support.run import SupportRun
         from citelens.support.settings import default_settings
 

@@ -9,9 +9,12 @@ import json
 import sqlite3
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from citelens.support.settings import SupportSettings
-from citelens.support.verdict import SupportVerdict, from_row, to_row
+
+if TYPE_CHECKING:  # loaded when verdicts are read or written (a finished file needs neither)
+    from citelens.support.verdict import SupportVerdict
 
 # rows are `verdict.to_row` arrays (a file of an older layout keeps its old table, unread)
 _SCHEMA = "CREATE TABLE IF NOT EXISTS verdict_rows (key TEXT PRIMARY KEY, row TEXT NOT NULL)"
@@ -57,6 +60,15 @@ class VerdictCache:
         self.hits = 0
         self.misses = 0
 
+    @property
+    def lock(self) -> threading.Lock:
+        return self._lock
+
+    def connection(self) -> sqlite3.Connection | None:
+        """The SQLite connection (None: memory only), opened on first use; shared with
+        the cache of finished files (finished.py), which keeps its own table in it."""
+        return self._connect()
+
     def _connect(self) -> sqlite3.Connection | None:
         if self.path is None:
             return None
@@ -73,6 +85,8 @@ class VerdictCache:
         db = self._connect()
         loads = json.loads
         if missing and db is not None:
+            from citelens.support.verdict import from_row
+
             with self._lock:
                 for start in range(0, len(missing), 500):
                     chunk = missing[start : start + 500]
@@ -92,6 +106,8 @@ class VerdictCache:
     def put(self, key: str, verdict: SupportVerdict) -> None:
         self.memory[key] = verdict
         if self.path is not None:
+            from citelens.support.verdict import to_row
+
             self._pending[key] = json.dumps(to_row(verdict), ensure_ascii=False, separators=(",", ":"))
 
     def flush(self) -> None:

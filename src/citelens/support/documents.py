@@ -50,10 +50,14 @@ class CorpusDocuments:
     ``prefetch`` asks the sources for many ids in one call (one query of an index, the
     concurrent requests of a service) instead of one call per id."""
 
-    def __init__(self, corpora: tuple[str, ...] | list[str], base_dir: Path | None = None) -> None:
+    def __init__(
+        self, corpora: tuple[str, ...] | list[str], base_dir: Path | None = None, *, chain: Any = None
+    ) -> None:
         self.corpora = list(corpora)
         self.base_dir = base_dir
-        self._chain: Any = None
+        #: the sources, opened on first use; or given already open (`chain`: a session's
+        #: `SourceChain`, shared with its unknown_document check, which closes it)
+        self._chain: Any = chain
         self._seen: dict[str, str | None] = {}
 
     def _source(self) -> Any:
@@ -62,6 +66,11 @@ class CorpusDocuments:
 
             self._chain = open_sources(self.corpora, self.base_dir)
         return self._chain
+
+    def version(self) -> str | None:
+        """The sources' version (`SourceChain.version`)."""
+        version = getattr(self._source(), "version", None)
+        return version() if version is not None else None
 
     def prefetch(self, ids: Iterable[str]) -> None:
         wanted = [i for i in dict.fromkeys(ids) if i not in self._seen]
@@ -81,10 +90,3 @@ class CorpusDocuments:
             doc, _why = lookup_one(self._source(), doc_id)
             self._seen[doc_id] = doc.text if doc is not None else None
         return self._seen[doc_id]
-
-
-def corpus_document_lookup(
-    corpora: tuple[str, ...] | list[str], base_dir: Path | None = None
-) -> CorpusDocuments:
-    """The lookup over the configured corpora (see CorpusDocuments)."""
-    return CorpusDocuments(corpora, base_dir)

@@ -11,7 +11,7 @@ from citelens.source.json_nodes import pointer_join
 from citelens.support.verdict import UNCHECKED_TEXT, SupportVerdict, Verdict
 
 if TYPE_CHECKING:
-    from citelens.support.run import ReportSupport
+    from citelens.support.reports import ReportSupport
 
 _QUOTE_CHARS = 120
 

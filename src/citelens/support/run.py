@@ -1,17 +1,15 @@
-"""Support over whole reports and runs: which (sentence, document) pairs a report has,
-their verdicts (cached, computed by an executor), each sentence's collapsed verdict, and
-per-report and per-run shares with seed 2's HallucinationMetrics.
+"""Support over whole files: which (sentence, document) pairs the reports have, their
+verdicts (cached, computed by an executor), the findings they give, and the finished
+support of a whole file (finished.py).
 
 ``SupportRun.prepare`` judges every pair of a file at once (so the work can spread over
-processes or a Ray cluster); ``verdicts_for`` then answers from memory while the checker
-places the findings. A pair never prepared (the language server's single report) is
-judged on the spot.
+processes or a Ray cluster); the checker's per-report rule then reads the verdicts from
+memory. A pair never prepared (the language server's single report) is judged on the spot.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -19,150 +17,18 @@ from citelens.support.cache import VerdictCache, settings_fingerprint, text_hash
 from citelens.support.documents import embedded_documents
 from citelens.support.executor import Progress, run_judgements
 from citelens.support.settings import SupportSettings, default_settings
-from citelens.support.verdict import SupportVerdict, UncheckedReason, Verdict, unchecked
 
 if TYPE_CHECKING:
-    from citelens.align.hallucination import HallucinationMetrics
-    from citelens.check.finding import Target
+    from citelens.check.finding import Finding
     from citelens.check.view import PointerTokens, ReportView
+    from citelens.support.finished import FinishedFile, FinishedFiles
+    from citelens.support.reports import CitedPair, ReportSupport, SentencePairs
+    from citelens.support.summary import FileSupport
 
-    #: the sentences of one report with their citations (`sentence_pairs`)
-    SentencePairs = list[tuple[int, str, PointerTokens, list["CitedPair"]]]
     #: one sentence as `SupportRun._keyed` lays it out for judging
-    KeyedSentence = tuple[int, str, PointerTokens, list["CitedPair"], list[tuple[str, str | None]]]
-
-# a sentence's verdict is its best citation's, in this order
-_RANK = {Verdict.SUPPORTED: 3, Verdict.PARTIAL: 2, Verdict.UNSUPPORTED: 1, Verdict.UNCHECKED: 0}
+    KeyedSentence = tuple[int, str, PointerTokens, list[CitedPair], list[tuple[str, str | None]]]
 
 DocumentLookup = Callable[[str, Mapping[str, Any]], str | None]
-
-
-@dataclass(frozen=True, slots=True)
-class CitedPair:
-    """One citation token of one sentence."""
-
-    sentence_index: int
-    doc_id: str
-    pointer: PointerTokens
-    target: Target
-
-
-@dataclass(frozen=True, slots=True)
-class SentenceSupport:
-    """A sentence with the verdict of each of its citations, in citation order."""
-
-    index: int
-    text: str
-    pointer: PointerTokens  # pointer tokens of the sentence's text value
-    citations: tuple[CitedPair, ...]
-    verdicts: tuple[SupportVerdict, ...]
-    #: the best citation verdict, worked out once (counts and shares ask for it often)
-    _best: Verdict | None = field(init=False, repr=False, compare=False, default=None)
-
-    def __post_init__(self) -> None:
-        if self.verdicts:
-            best = max((v.verdict for v in self.verdicts), key=_RANK.__getitem__)
-            object.__setattr__(self, "_best", best)
-
-    @property
-    def verdict(self) -> Verdict | None:
-        """The best citation verdict (None: the sentence cites nothing)."""
-        return self._best
-
-    @property
-    def all_fail(self) -> bool:
-        return bool(self.verdicts) and all(v.verdict is Verdict.UNSUPPORTED for v in self.verdicts)
-
-
-@dataclass
-class ReportSupport:
-    """The support picture of one report."""
-
-    topic_id: str | None
-    sentences: list[SentenceSupport]
-
-    def counts(self) -> Counter[str]:
-        c: Counter[str] = Counter()
-        for s in self.sentences:
-            v = s.verdict
-            c[v.value if v is not None else "uncited"] += 1
-        return c
-
-    def shares(self) -> dict[str, float]:
-        """Share of sentences supported / partial / unsupported among the judged ones."""
-        c = self.counts()
-        judged = c["supported"] + c["partial"] + c["unsupported"]
-        return {k: (c[k] / judged if judged else 0.0) for k in ("supported", "partial", "unsupported")}
-
-    def groundedness(self) -> float:
-        """Seed 2's groundedness score of ``hallucination_metrics()`` (the same figure),
-        computed without building its models: the text summary needs only this."""
-        from citelens.align.groundedness import char_groundedness
-
-        figures = []
-        for s in self.sentences:
-            verdict = s.verdict
-            if verdict is Verdict.UNCHECKED:
-                continue
-            if verdict is None or verdict is Verdict.UNSUPPORTED:
-                figures.append((len(s.text), "unsupported", 0.0))
-                continue
-            best = max(
-                v.score
-                for v in s.verdicts
-                if v.verdict is not Verdict.UNCHECKED and v.verdict is not Verdict.UNSUPPORTED
-            )
-            figures.append((len(s.text), verdict.value, best))
-        return char_groundedness(figures)
-
-    def hallucination_metrics(self) -> HallucinationMetrics:
-        """Seed 2's HallucinationMetrics over the sentences with a verdict (uncited sentences
-        count as unsupported, as seed 2 counts spans without citations; unchecked ones are left
-        out). A citation's answer_coverage is the judge's score."""
-        from citelens.align.hallucination import compute_hallucination_metrics
-        from citelens.align.models import AnswerSpan, Citation, SpanCitations
-
-        spans = []
-        offset = 0
-        for s in self.sentences:
-            verdict = s.verdict
-            if verdict is Verdict.UNCHECKED:
-                continue
-            span = AnswerSpan(
-                text=s.text, char_start=offset, char_end=offset + len(s.text), sentence_index=s.index
-            )
-            offset += len(s.text) + 1
-            checked = [(c, v) for c, v in zip(s.citations, s.verdicts) if v.verdict is not Verdict.UNCHECKED]
-            if verdict is None or verdict is Verdict.UNSUPPORTED:
-                spans.append(SpanCitations(answer_span=span, citations=[], status="unsupported"))
-                continue
-            citations = [
-                Citation(
-                    score=v.score,
-                    source_id=c.doc_id,
-                    source_index=k,
-                    candidate_index=k,
-                    char_start=v.evidence[0].start if v.evidence else 0,
-                    char_end=v.evidence[-1].end if v.evidence else 0,
-                    evidence=v.best_evidence,
-                    components={"answer_coverage": v.score},
-                )
-                for k, (c, v) in enumerate(checked)
-                if v.verdict is not Verdict.UNSUPPORTED
-            ]
-            spans.append(SpanCitations(answer_span=span, citations=citations, status=verdict.value))
-        return compute_hallucination_metrics(spans)
-
-
-def sentence_pairs(view: ReportView) -> SentencePairs:
-    """(index, text, text pointer, citations) of every sentence with a text."""
-    out = []
-    for i, s in enumerate(view.sentences or []):
-        if not isinstance(s, dict) or not isinstance(s.get("text"), str):
-            continue
-        cited = [CitedPair(i, doc_id, ptr, target) for doc_id, ptr, target in view.cited_ids(i)]
-        out.append((i, s["text"], view.sptr(i, "text"), cited))
-    return out
 
 
 @dataclass
@@ -178,19 +44,30 @@ class SupportRun:
 
     def __post_init__(self) -> None:
         self._fingerprint = settings_fingerprint(self.settings)
+        #: doc id -> hash of the text used ("-": none), for the documents found outside the
+        #: reports since the last `prepare`: what a finished file depends on besides its text
+        self._outside: dict[str, str] = {}
+        self._outside_version: str | None = None  # the sources' version when `prepare` began
+        self._finished: FinishedFiles | None = None
 
     def document(self, doc_id: str, report: Mapping[str, Any], embedded: Mapping[str, str]) -> str | None:
         text = embedded.get(doc_id)
-        if text is None:
-            text = self.documents.get(doc_id)
+        if text is not None:
+            return text
+        text = self.documents.get(doc_id)
         if text is None and self.lookup is not None:
             text = self.lookup(doc_id, report)
+        self._outside[doc_id] = text_hash(text) if text is not None else "-"
         return text
 
     def _keyed(self, view: ReportView, pairs: SentencePairs | None = None) -> list[KeyedSentence]:
         embedded = embedded_documents(view.value)
         rows = []
-        for i, text, ptr, cited in pairs if pairs is not None else sentence_pairs(view):
+        if pairs is None:
+            from citelens.support.reports import sentence_pairs
+
+            pairs = sentence_pairs(view)
+        for i, text, ptr, cited in pairs:
             keyed = []
             for c in cited:
                 doc = self.document(c.doc_id, view.value, embedded)
@@ -219,7 +96,12 @@ class SupportRun:
     def prepare(self, views: list[ReportView]) -> list[ReportSupport]:
         """Judge every not-yet-cached pair of these reports at once, on the executor, cache
         the verdicts, and return each report's support."""
+        from citelens.support.reports import sentence_pairs
+        from citelens.support.verdict import SupportVerdict
+
         pairs = [sentence_pairs(view) for view in views]
+        self._outside = {}
+        self._outside_version = self._sources_version()
         self._prefetch(views, pairs)
         rows = [self._keyed(view, p) for view, p in zip(views, pairs)]
         todo: dict[str, tuple[str, str | None]] = {}
@@ -238,6 +120,62 @@ class SupportRun:
             self.cache.flush()
         return [self._assemble(view, report_rows) for view, report_rows in zip(views, rows)]
 
+    def file_support(self, reports: list[ReportSupport]) -> FileSupport:
+        from citelens.support.summary import FileSupport
+
+        return FileSupport.of(reports)
+
+    # --- finished files -------------------------------------------------------------
+    def _finished_files(self) -> FinishedFiles | None:
+        """Kept only beside an on-disk verdict cache (in memory, the verdicts are enough)."""
+        if self._finished is None and self.cache.path is not None:
+            from citelens.support.finished import FinishedFiles
+
+            self._finished = FinishedFiles(self.cache.connection, self.cache.lock)
+        return self._finished
+
+    def finished_file(self, text: str, context: str) -> FinishedFile | None:
+        """The finished support of a file with this text, if nothing it came from changed
+        (`context`: what else shapes its findings, from the checker)."""
+        files = self._finished_files()
+        if files is None:
+            return None
+        from citelens.support.finished import finished_key
+
+        key = finished_key(text, f"{self._fingerprint}\x00{context}")
+        return files.get(key, self._sources_version(), self._hashes_now)
+
+    def remember_file(self, text: str, context: str, findings: list[Finding], support: FileSupport) -> None:
+        """Keep a file's finished support (its support findings, as placed and worded);
+        the outside documents are those `prepare` looked up for it."""
+        files = self._finished_files()
+        if files is None:
+            return
+        from citelens.support.finished import finished_key
+
+        key = finished_key(text, f"{self._fingerprint}\x00{context}")
+        files.put(key, self._outside_version, dict(self._outside), findings, support)
+
+    def _sources_version(self) -> str | None:
+        """The version of where outside documents come from ("": nowhere; None: it cannot
+        tell, so a finished file compares its documents one by one)."""
+        if self.documents:
+            return None
+        if self.lookup is None:
+            return ""
+        version = getattr(self.lookup, "version", None)
+        return version() if version is not None else None
+
+    def _hashes_now(self, doc_ids: Iterable[str]) -> dict[str, str]:
+        ids = list(doc_ids)
+        prefetch = getattr(self.lookup, "prefetch", None)
+        if prefetch is not None:
+            prefetch([i for i in ids if i not in self.documents])
+        self._outside = {}
+        for doc_id in ids:
+            self.document(doc_id, {}, {})
+        return dict(self._outside)
+
     def add_findings(self, view: ReportView, report: ReportSupport | None = None) -> ReportSupport:
         """Add the support findings of one report (its support, if already assembled, in
         `report`) to ``view.findings``; return its support."""
@@ -253,6 +191,9 @@ class SupportRun:
         return self._assemble(view, self._keyed(view))
 
     def _assemble(self, view: ReportView, rows: list[KeyedSentence]) -> ReportSupport:
+        from citelens.support.reports import ReportSupport, SentenceSupport
+        from citelens.support.verdict import SupportVerdict
+
         memory = self.cache.memory
         sentences = []
         for i, text, ptr, cited, keyed in rows:
@@ -270,29 +211,3 @@ class SupportRun:
                 verdicts.append(hit)
             sentences.append(SentenceSupport(i, text, ptr, tuple(cited), tuple(verdicts)))
         return ReportSupport(view.topic_id, sentences)
-
-
-def run_totals(reports: list[ReportSupport]) -> dict[str, Any]:
-    """Per-run figures: sentence counts and shares over all reports."""
-    c: Counter[str] = Counter()
-    for r in reports:
-        c.update(r.counts())
-    judged = c["supported"] + c["partial"] + c["unsupported"]
-    return {
-        "reports": len(reports),
-        "sentences": sum(c.values()),
-        "counts": {k: c[k] for k in ("supported", "partial", "unsupported", "unchecked", "uncited")},
-        "shares": {k: (c[k] / judged if judged else 0.0) for k in ("supported", "partial", "unsupported")},
-    }
-
-
-__all__ = [
-    "CitedPair",
-    "ReportSupport",
-    "SentenceSupport",
-    "SupportRun",
-    "UncheckedReason",
-    "run_totals",
-    "sentence_pairs",
-    "unchecked",
-]

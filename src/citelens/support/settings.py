@@ -8,7 +8,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import asdict, dataclass, fields, replace
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Any, ClassVar
 
 #: name -> (type, lowest, highest, lowest allowed itself?) of every threshold
@@ -100,7 +100,8 @@ class SupportSettings:
 
 
 def _data(name: str) -> dict[str, Any]:
-    return tomllib.loads(resources.files("citelens.support").joinpath(name).read_text(encoding="utf-8"))
+    # beside this module (not importlib.resources, whose readers cost a warm re-check imports)
+    return tomllib.loads((Path(__file__).parent / name).read_text(encoding="utf-8"))
 
 
 @cache

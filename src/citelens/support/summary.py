@@ -1,11 +1,17 @@
 """The support part of `citelens check --support` output: per report and per run shares,
-seed 2's hallucination metrics, and (for JSON) every verdict with its evidence offsets."""
+seed 2's hallucination metrics, and (for JSON) every verdict with its evidence offsets.
+
+The outputs read a `FileSupport`: the few figures per report the text summary needs, and
+the full per-report documents for JSON, made only when asked for. It comes from the live
+verdicts or, for an unchanged file, from the cache of finished files (finished.py)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from citelens.support.run import ReportSupport, run_totals
+if TYPE_CHECKING:
+    from citelens.support.reports import ReportSupport
 
 _METRICS = (
     "groundedness_score",
@@ -14,6 +20,68 @@ _METRICS = (
     "partial_ratio",
     "unsupported_ratio",
 )
+_SHARED = ("supported", "partial", "unsupported")
+_COUNTED = ("supported", "partial", "unsupported", "unchecked", "uncited")
+
+
+class ReportFigures(NamedTuple):
+    """What the text summary says about one report (a named tuple: a warm re-check
+    imports this module, and a dataclass takes several times longer to make)."""
+
+    topic_id: str | None
+    counts: dict[str, int]  # sentences per verdict ("uncited": citing nothing)
+    groundedness: float
+
+    @classmethod
+    def of(cls, report: ReportSupport) -> ReportFigures:
+        return cls(report.topic_id, dict(report.counts()), report.groundedness())
+
+
+class FileSupport:
+    """The support part of one file's check result."""
+
+    def __init__(
+        self,
+        figures: list[ReportFigures],
+        documents: Callable[[], list[dict[str, Any]]],
+        reports: list[ReportSupport] | None = None,
+    ) -> None:
+        self.figures = figures
+        self._documents = documents
+        self._made: list[dict[str, Any]] | None = None
+        #: the live verdicts (None when read back from the cache of finished files)
+        self.reports = reports
+
+    @classmethod
+    def of(cls, reports: list[ReportSupport]) -> FileSupport:
+        return cls(
+            [ReportFigures.of(r) for r in reports],
+            lambda: [report_document(r) for r in reports],
+            reports,
+        )
+
+    def report_documents(self) -> list[dict[str, Any]]:
+        """Each report's verdicts as `--format json` prints them."""
+        if self._made is None:
+            self._made = self._documents()
+        return self._made
+
+
+def shares(counts: Mapping[str, int]) -> dict[str, float]:
+    """Share of sentences supported / partial / unsupported among the judged ones."""
+    judged = sum(counts.get(k, 0) for k in _SHARED)
+    return {k: (counts.get(k, 0) / judged if judged else 0.0) for k in _SHARED}
+
+
+def run_totals(figures: list[ReportFigures]) -> dict[str, Any]:
+    """Per-run figures: sentence counts and shares over all reports."""
+    counts = {k: sum(f.counts.get(k, 0) for f in figures) for k in _COUNTED}
+    return {
+        "reports": len(figures),
+        "sentences": sum(sum(f.counts.values()) for f in figures),
+        "counts": counts,
+        "shares": shares(counts),
+    }
 
 
 def metrics_dict(report: ReportSupport) -> dict[str, Any]:
@@ -27,7 +95,7 @@ def report_document(report: ReportSupport) -> dict[str, Any]:
     return {
         "topic_id": report.topic_id,
         "counts": dict(report.counts()),
-        "shares": {k: round(v, 4) for k, v in report.shares().items()},
+        "shares": {k: round(v, 4) for k, v in shares(report.counts()).items()},
         "hallucination_metrics": metrics_dict(report),
         "sentences": [
             {
@@ -41,29 +109,30 @@ def report_document(report: ReportSupport) -> dict[str, Any]:
     }
 
 
-def file_document(path: str, reports: list[ReportSupport]) -> dict[str, Any]:
-    totals = run_totals(reports)
+def file_document(path: str, support: FileSupport) -> dict[str, Any]:
+    totals = run_totals(support.figures)
     totals["shares"] = {k: round(v, 4) for k, v in totals["shares"].items()}
-    return {"path": path, "run": totals, "reports": [report_document(r) for r in reports]}
+    return {"path": path, "run": totals, "reports": support.report_documents()}
 
 
 def _pct(x: float) -> str:
     return f"{100 * x:.0f}%"
 
 
-def text_lines(path: str, reports: list[ReportSupport]) -> list[str]:
+def text_lines(path: str, support: FileSupport) -> list[str]:
     """One line per report and one for the run."""
     lines = []
-    for n, r in enumerate(reports, start=1):
-        s, grounded = r.shares(), r.groundedness()
-        c = r.counts()
-        extra = "".join(f", {c[k]} {k}" for k in ("unchecked", "uncited") if c[k])
+    for n, (topic_id, c, grounded) in enumerate(support.figures, start=1):
+        supported, partial, unsupported = c.get("supported", 0), c.get("partial", 0), c.get("unsupported", 0)
+        judged = (supported + partial + unsupported) or 1  # none judged: every share 0%
+        extra = "".join(f", {c[k]} {k}" for k in ("unchecked", "uncited") if c.get(k))
         lines.append(
-            f"{path}: report {n} (topic {r.topic_id}): {sum(c.values())} sentences{extra}: "
-            f"supported {_pct(s['supported'])}, partial {_pct(s['partial'])}, unsupported {_pct(s['unsupported'])}; "
+            f"{path}: report {n} (topic {topic_id}): {sum(c.values())} sentences{extra}: "
+            f"supported {100 * supported / judged:.0f}%, partial {100 * partial / judged:.0f}%, "
+            f"unsupported {100 * unsupported / judged:.0f}%; "
             f"groundedness {grounded:.2f}, hallucination rate {1.0 - grounded:.2f}"
         )
-    t = run_totals(reports)
+    t = run_totals(support.figures)
     sh = t["shares"]
     lines.append(
         f"{path}: run: {t['reports']} reports, {t['sentences']} sentences: supported {_pct(sh['supported'])}, "

@@ -25,6 +25,18 @@ class SupportHook(Protocol):
         """Add the support findings of one report to `view.findings`."""
         ...
 
+    def file_support(self, reports: list[Any]) -> Any:
+        """The support part of a file's result, from its reports' support."""
+        ...
+
+    def finished_file(self, text: str, context: str) -> Any | None:
+        """A file's finished support (`.findings`, `.support`) if nothing it came from changed."""
+        ...
+
+    def remember_file(self, text: str, context: str, findings: list[Any], support: Any) -> None:
+        """Keep a file's finished support for `finished_file`."""
+        ...
+
 
 def check_support(view: ReportView, hook: SupportHook, report: Any | None = None) -> Any:
     """citation_unsupported / citation_weak / support_unchecked for one report."""

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 import re
+from bisect import bisect_right
+from operator import attrgetter
 from typing import TextIO
 
-from citelens.check.finding import Finding
 from citelens.check.result import FileResult
 from citelens.cli.output.summary import Summary, summary_line
 
@@ -42,22 +43,26 @@ def render_text(results: list[FileResult], summary: Summary | None = None, *, co
     lines = []
     for result in sorted(results, key=lambda r: r.path):
         path = _style(result.path, "path", color)
-        position = result.line_index.position
+        starts, size = result.line_index.starts, len(result.line_index.text)
         for f in sorted(result.findings, key=_reading_order):
-            line, col = position(f.start)
+            offset = f.start  # LineIndex.position, inlined
+            if not 0 <= offset <= size:
+                offset = min(max(offset, 0), size)
+            line = bisect_right(starts, offset) - 1
+            col = offset - starts[line]
             message = f.message
             if "\n" in message or "\r" in message:
                 message = _BREAKS.sub(" ", message)
-            lines.append(
-                f"{path}:{line + 1}:{col + 1}: {_style(f.severity, f.severity, color)}"
-                f"[{_style(f.code, 'code', color)}] {message}"
-            )
+            severity: str = f.severity
+            code = f.code
+            if color:
+                severity, code = _style(severity, severity, color), _style(code, "code", color)
+            lines.append(f"{path}:{line + 1}:{col + 1}: {severity}[{code}] {message}")
     lines.append(summary_line(summary or Summary.of(results)))
     return "\n".join(lines) + "\n"
 
 
-def _reading_order(f: Finding) -> tuple[int, int, str, str]:
-    return f.start, f.end, f.code, f.message
+_reading_order = attrgetter("start", "end", "code", "message")
 
 
 def write_text(results: list[FileResult], stream: TextIO, summary: Summary | None = None) -> None:
