@@ -47,6 +47,11 @@ def test_an_unchanged_run_prints_the_same_without_being_judged(bare_run, tmp_pat
     cold_json = _check(capsys, run, docs, str(tmp_path / "other.sqlite"), "--format", "json")
     assert "citation_unsupported" in cold_text and "support: " in cold_text
     _no_judging(monkeypatch)
+
+    def no_reading(self, doc_ids):
+        raise AssertionError("the corpus file's version should have vouched for its documents")
+
+    monkeypatch.setattr(SupportRun, "_hashes_now", no_reading)
     assert _check(capsys, run, docs, cache) == cold_text
     # the JSON verdicts come back from the same entry as the text summary did
     assert _check(capsys, run, docs, cache, "--format", "json") == cold_json
@@ -64,6 +69,21 @@ def test_a_changed_document_is_judged_again(bare_run, tmp_path, capsys):
     warm = _check(capsys, run, docs, cache)
     fresh = _check(capsys, run, docs, "none")
     assert warm == fresh and warm != cold
+
+
+def test_a_corpus_version_covers_its_files_and_its_index(bare_run):
+    from citelens.corpus.local_sources import CorpusFileSource
+
+    _, docs = bare_run
+    source = CorpusFileSource(docs)
+    before = source.version()
+    source.get_many(["Chlorophyll"])  # a small corpus is indexed on first use
+    indexed = source.version()
+    assert before is not None and indexed is not None and indexed != before
+    with docs.open("a") as fh:
+        fh.write(json.dumps({"id": "new", "text": "A new document."}) + "\n")
+    assert source.version() not in (before, indexed)
+    source.close()
 
 
 def test_other_severities_are_not_served_from_the_entry(bare_run, tmp_path, capsys):

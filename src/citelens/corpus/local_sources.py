@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import sqlite3
 import time
 from collections.abc import Iterable, Mapping
@@ -51,9 +52,21 @@ class IndexSource:
         return self.label
 
     def version(self) -> str | None:
-        """Changes whenever the index file does (SQLite writes go to it or to its WAL)."""
-        wal = self.path.with_name(self.path.name + "-wal")
-        return files_version([self.path, wal] if wal.exists() else [self.path])
+        """What the index holds, read from its own tables (the files it read, how far, how
+        many documents) and whether it can say "absent": not the file's modification time,
+        which SQLite changes whenever it folds its journal in, documents or not."""
+        reader = self._open()
+        if isinstance(reader, str):
+            return f"unusable: {reader}"
+        try:
+            rows = reader.con.execute(
+                "SELECT path, size, mtime_ns, consumed, docs, complete, stopped FROM files ORDER BY no"
+            ).fetchall()
+            state = reader.meta().get("state")
+        except sqlite3.Error:
+            return None
+        held = repr((state, rows, self.incomplete_reason())).encode("utf-8", "surrogatepass")
+        return hashlib.sha256(held).hexdigest()
 
     def close(self) -> None:
         if self._reader is not None:
@@ -140,11 +153,13 @@ class CorpusFileSource:
         return f"corpus {self.path}"
 
     def version(self) -> str | None:
-        """The corpus files' (their index is rebuilt from them when they change)."""
+        """The corpus files' and their index's (which grows when a big corpus is indexed)."""
         try:
-            return files_version(corpus_files(self.path))
+            files = files_version(corpus_files(self.path))
         except CorpusFileError:
             return None
+        index = self._index.version() if self.db.exists() else "no index"
+        return None if files is None or index is None else f"{files}|{index}"
 
     def close(self) -> None:
         self._index.close()

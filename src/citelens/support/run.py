@@ -47,7 +47,7 @@ class SupportRun:
         #: doc id -> hash of the text used ("-": none), for the documents found outside the
         #: reports since the last `prepare`: what a finished file depends on besides its text
         self._outside: dict[str, str] = {}
-        self._outside_version: str | None = None  # the sources' version when `prepare` began
+        self._outside_version: str | None = None  # the sources' version `prepare` read from
         self._finished: FinishedFiles | None = None
 
     def document(self, doc_id: str, report: Mapping[str, Any], embedded: Mapping[str, str]) -> str | None:
@@ -101,8 +101,9 @@ class SupportRun:
 
         pairs = [sentence_pairs(view) for view in views]
         self._outside = {}
-        self._outside_version = self._sources_version()
         self._prefetch(views, pairs)
+        # after the fetch, which may have built a small corpus's index: the state read from
+        self._outside_version = self._sources_version()
         rows = [self._keyed(view, p) for view, p in zip(views, pairs)]
         todo: dict[str, tuple[str, str | None]] = {}
         for report_rows in rows:
