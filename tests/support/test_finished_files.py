@@ -172,3 +172,13 @@ def test_the_program_ends_with_its_whole_output_and_exit_code(bare_run, tmp_path
     assert first.returncode == again.returncode == 1
     assert first.stdout == again.stdout and first.stdout.endswith("\n")
     assert first.stdout.splitlines()[-1].startswith("support: ") and "run: 5 reports" in first.stdout
+
+
+def test_a_cache_file_that_cannot_keep_entries_costs_only_the_speed(bare_run, tmp_path, capsys):
+    run, docs = bare_run
+    cache = tmp_path / "verdicts.sqlite"
+    with sqlite3.connect(cache) as db:  # a table of that name in another shape: reads and writes fail
+        db.execute("CREATE TABLE finished_files (key TEXT)")
+    fresh = _check(capsys, run, docs, "none")
+    assert _check(capsys, run, docs, str(cache)) == fresh
+    assert _check(capsys, run, docs, str(cache)) == fresh

@@ -18,6 +18,7 @@ in `marshal`'s format, which reads back fastest; anything unreadable is a miss."
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import marshal
@@ -130,8 +131,8 @@ class FinishedFiles:
                 row = db.execute(
                     "SELECT documents, findings, figures FROM finished_files WHERE key = ?", (key,)
                 ).fetchone()
-        except sqlite3.OperationalError:
-            return None  # no such table yet (it is made on the first write)
+        except sqlite3.Error:
+            return None  # no such table yet (it is made on the first write), or unreadable
         if row is None:
             return None
         try:
@@ -155,6 +156,18 @@ class FinishedFiles:
         return reports
 
     def put(
+        self,
+        key: str,
+        sources_version: str | None,
+        documents: dict[str, str],
+        findings: list[Finding],
+        support: FileSupport,
+    ) -> None:
+        # not kept when the file cannot (locked, read-only): the next check judges again
+        with contextlib.suppress(sqlite3.Error):
+            self._put(key, sources_version, documents, findings, support)
+
+    def _put(
         self,
         key: str,
         sources_version: str | None,
