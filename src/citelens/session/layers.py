@@ -159,7 +159,7 @@ def threshold_problem(table: Mapping[str, Any]) -> tuple[str, str] | None:
     from citelens.config.settings import suggestion
     from citelens.support.settings import SupportSettings, ThresholdError, default_settings
 
-    known = SupportSettings.model_fields
+    known = SupportSettings.names()
     for key in table:
         if key not in known:
             return (

@@ -1,15 +1,14 @@
 """The support judge's thresholds: defaults in thresholds.toml, overridable per project.
 
-A plain frozen dataclass checked against a table of allowed ranges (no pydantic: a
+A named tuple checked against a table of allowed ranges (no pydantic: a
 warm `check --support` should not pay for importing it)."""
 
 from __future__ import annotations
 
 import tomllib
-from dataclasses import asdict, dataclass, fields, replace
 from functools import cache
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, NamedTuple
 
 #: name -> (type, lowest, highest, lowest allowed itself?) of every threshold
 _RANGES: dict[str, tuple[type, float, float | None, bool]] = {
@@ -56,9 +55,10 @@ def _checked(name: str, value: Any) -> Any:
     return kind(value)
 
 
-@dataclass(frozen=True, slots=True)
-class SupportSettings:
-    """Typed, fully defaulted thresholds (names and meaning documented in thresholds.toml)."""
+class SupportSettings(NamedTuple):
+    """Typed, fully defaulted thresholds (names and meaning documented in thresholds.toml).
+    A named tuple: immutable and hashable like a frozen dataclass, and a tenth of the
+    import time (every `check --support` imports it, a warm one for little else)."""
 
     min_content_terms: int
     max_passages: int
@@ -76,8 +76,10 @@ class SupportSettings:
     language_margin: float
     language_sample_chars: int
 
-    #: the threshold names (as pydantic's ``model_fields`` gave them before)
-    model_fields: ClassVar[tuple[str, ...]] = tuple(_RANGES)
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        """The threshold names."""
+        return cls._fields
 
     @classmethod
     def model_validate(cls, data: dict[str, Any]) -> SupportSettings:
@@ -86,17 +88,17 @@ class SupportSettings:
         for name in data:
             if name not in _RANGES:
                 raise ThresholdError(name, f"unknown support threshold {name!r}")
-        missing = [f.name for f in fields(cls) if f.name not in data]
+        missing = [name for name in cls._fields if name not in data]
         if missing:
             raise ThresholdError(missing[0], f"{missing[0]} is missing")
         return cls(**{name: _checked(name, value) for name, value in data.items()})
 
     def model_dump(self) -> dict[str, Any]:
-        return asdict(self)
+        return self._asdict()
 
     def with_overrides(self, overrides: dict[str, Any]) -> SupportSettings:
         """A copy with some values replaced, checked like the defaults."""
-        return replace(self, **{name: _checked(name, value) for name, value in overrides.items()})
+        return self._replace(**{name: _checked(name, value) for name, value in overrides.items()})
 
 
 def _data(name: str) -> dict[str, Any]:
