@@ -165,48 +165,38 @@ class FinishedFiles:
     ) -> None:
         # not kept when the file cannot (locked, read-only): the next check judges again
         with contextlib.suppress(sqlite3.Error):
-            self._put(key, sources_version, documents, findings, support)
-
-    def _put(
-        self,
-        key: str,
-        sources_version: str | None,
-        documents: dict[str, str],
-        findings: list[Finding],
-        support: FileSupport,
-    ) -> None:
-        db = self._db(writing=True)
-        if db is None:
-            return
-        # by column (a third faster to read back than a row per finding), in marshal's
-        # format: plain lists of str, int and None read back twice as fast as from JSON,
-        # and the key names the Python version that wrote them
-        rows = [
-            [f.start for f in findings],
-            [f.end for f in findings],
-            [f.code for f in findings],
-            [f.severity for f in findings],
-            [f.message for f in findings],
-            [f.pointer for f in findings],
-            [f.target.value for f in findings],
-            [f.topic_id for f in findings],
-        ]
-        figures = [(f.topic_id, f.counts, f.groundedness) for f in support.figures]
-        reports = zlib.compress(_dumps(support.report_documents()).encode(), 1)
-        with self._lock, db:
-            db.execute(
-                "INSERT OR REPLACE INTO finished_files VALUES (?, ?, ?, ?, ?, ?)",
-                (
-                    key,
-                    _dumps({"sources": sources_version, "documents": documents}),
-                    marshal.dumps(rows),
-                    _dumps(figures),
-                    reports,
-                    time.time(),
-                ),
-            )
-            db.execute(
-                "DELETE FROM finished_files WHERE key NOT IN "
-                "(SELECT key FROM finished_files ORDER BY written DESC LIMIT ?)",
-                (KEEP,),
-            )
+            db = self._db(writing=True)
+            if db is None:
+                return
+            # by column (a third faster to read back than a row per finding), in marshal's
+            # format: plain lists of str, int and None read back twice as fast as from JSON,
+            # and the key names the Python version that wrote them
+            rows = [
+                [f.start for f in findings],
+                [f.end for f in findings],
+                [f.code for f in findings],
+                [f.severity for f in findings],
+                [f.message for f in findings],
+                [f.pointer for f in findings],
+                [f.target.value for f in findings],
+                [f.topic_id for f in findings],
+            ]
+            figures = [(f.topic_id, f.counts, f.groundedness) for f in support.figures]
+            reports = zlib.compress(_dumps(support.report_documents()).encode(), 1)
+            with self._lock, db:
+                db.execute(
+                    "INSERT OR REPLACE INTO finished_files VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        key,
+                        _dumps({"sources": sources_version, "documents": documents}),
+                        marshal.dumps(rows),
+                        _dumps(figures),
+                        reports,
+                        time.time(),
+                    ),
+                )
+                db.execute(
+                    "DELETE FROM finished_files WHERE key NOT IN "
+                    "(SELECT key FROM finished_files ORDER BY written DESC LIMIT ?)",
+                    (KEEP,),
+                )
