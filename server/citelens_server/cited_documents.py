@@ -81,11 +81,10 @@ def definition_of(ls: CiteLensServer, doc: Any, offset: int) -> types.Location |
 def register(server: CiteLensServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     def definition(ls: CiteLensServer, params: types.DefinitionParams) -> list[types.Location] | None:
-        doc = ls.document(params.text_document.uri)
-        if doc is None:
+        at = ls.document_at(params)
+        if at is None:
             return None
-        offset = offset_at(doc.line_index, params.position.line, params.position.character, ls.encoding)
-        found = definition_of(ls, doc, offset)
+        found = definition_of(ls, *at)
         return [found] if found is not None else None
 
     @server.command(SHOW_DOCUMENT)

@@ -15,7 +15,7 @@ from lsprotocol import types
 from citelens_server import field_hover, markdown
 from citelens_server.documents import evidence_at, sources_described
 from citelens_server.evidence import shown
-from citelens_server.positions import lsp_range, offset_at
+from citelens_server.positions import lsp_range
 from citelens_server.server import CiteLensServer
 
 log = logging.getLogger("citelens_server")
@@ -26,11 +26,11 @@ VERDICT_ICON = {"supported": "✔", "partial": "◐", "unsupported": "✘", "unc
 def register(server: CiteLensServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def hover(ls: CiteLensServer, params: types.HoverParams) -> types.Hover | None:
-        doc = ls.document(params.text_document.uri)
-        if doc is None:
+        at = ls.document_at(params)
+        if at is None:
             return None
+        doc, offset = at
         index = doc.line_index
-        offset = offset_at(index, params.position.line, params.position.character, ls.encoding)
         fmt = markdown.Markdown() if _takes_markdown(ls) else markdown.PlainText()
         built = build_hover(doc, offset, fmt)
         if built is None:

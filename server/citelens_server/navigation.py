@@ -11,7 +11,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from citelens_server.positions import lsp_range, offset_at, range_offsets
+from citelens_server.positions import lsp_range, range_offsets
 from citelens_server.server import SETTINGS_ERRORS, CiteLensServer
 
 log = logging.getLogger("citelens_server")
@@ -56,10 +56,10 @@ def cited_doc_id(doc: Any, offset: int) -> str | None:
 def register(server: CiteLensServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
     def references(ls: CiteLensServer, params: types.ReferenceParams) -> list[types.Location] | None:
-        doc = ls.document(params.text_document.uri)
-        if doc is None:
+        at = ls.document_at(params)
+        if at is None:
             return None
-        offset = offset_at(doc.line_index, params.position.line, params.position.character, ls.encoding)
+        doc, offset = at
         doc_id = cited_doc_id(doc, offset)
         if doc_id is None:
             return None

@@ -24,7 +24,7 @@ from citelens.topics import TopicFileError
 from citelens_server.background import BackgroundChecks, Checked
 from citelens_server.diagnostics import SOURCE, Debouncer, DiagnosticsJson
 from citelens_server.editor_settings import EditorSettings
-from citelens_server.positions import Encoding
+from citelens_server.positions import Encoding, offset_at
 from citelens_server.protocol import CiteLensProtocol
 from citelens_server.workspace_pull import WorkspaceRuns
 
@@ -70,6 +70,15 @@ class CiteLensServer(LanguageServer):
     def document(self, uri: str) -> Any:
         """The session's open document for `uri`, or None."""
         return None if self.session is None else self.session.get(uri)
+
+    def document_at(self, params: Any) -> tuple[Any, int] | None:
+        """The open document a positional request names and the code-point offset of its
+        position (None: the document is not open)."""
+        doc = self.document(params.text_document.uri)
+        if doc is None:
+            return None
+        position = params.position
+        return doc, offset_at(doc.line_index, position.line, position.character, self.encoding)
 
     def is_report_file(self, uri: str) -> bool:
         path = uri_path(uri)
