@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Protocol, runtime_checkable
 
@@ -35,17 +37,52 @@ class SourceChain:
 
     def __init__(self, sources: Sequence[DocumentSource]) -> None:
         self.sources = list(sources)
+        # A session shares one chain between worker threads (checks, hovers) and closes it
+        # from the event loop when settings change. Lookups take turns (a source's SQLite
+        # connection is not for two threads at once), and a close that comes during one is
+        # done by that lookup when it ends: closing a connection under a running query
+        # crashed the server.
+        self._turn = threading.Lock()
+        self._state = threading.Lock()
+        self._busy = 0
+        self._close_when_idle = False
 
     def describe(self) -> str:
         return " then ".join(s.describe() for s in self.sources) or "no document sources"
 
     def close(self) -> None:
+        """Close every source now, or when the lookup under way ends (never blocks)."""
+        with self._state:
+            if self._busy:
+                self._close_when_idle = True
+                return
         for source in self.sources:
             source.close()
+
+    @contextmanager
+    def _in_use(self) -> Iterator[None]:
+        with self._state:
+            self._busy += 1
+        try:
+            with self._turn:
+                yield
+        finally:
+            with self._state:
+                self._busy -= 1
+                close = self._close_when_idle and not self._busy
+                if close:
+                    self._close_when_idle = False
+            if close:
+                for source in self.sources:
+                    source.close()
 
     def version(self) -> str | None:
         """What changes when any source's documents may have changed; None when a source
         cannot tell (a service, ir_datasets): its documents are then compared one by one."""
+        with self._in_use():
+            return self._version()
+
+    def _version(self) -> str | None:
         parts = []
         for source in self.sources:
             version = getattr(source, "version", None)
@@ -81,6 +118,10 @@ class SourceChain:
         return out
 
     def get_many(self, ids: Iterable[str]) -> Lookup:
+        with self._in_use():
+            return self._get_many(ids)
+
+    def _get_many(self, ids: Iterable[str]) -> Lookup:
         out = self._ask_all(list(ids))
         lost = [i for i in [*out.missing(), *out.unanswered] if parent_document_id(i)]
         parents = {i: parent_document_id(i) for i in lost}
