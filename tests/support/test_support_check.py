@@ -466,3 +466,15 @@ def test_a_cached_row_of_another_layout_is_judged_again(tmp_path):
     warm = Checker(None, support=second).check_text(text)
     assert second.cache.misses == 1
     assert [f.message for f in warm.findings] == [f.message for f in cold.findings]
+
+
+def test_a_verdict_whose_evidence_holds_a_lone_surrogate_is_stored_and_read_back(tmp_path):
+    from citelens.support.verdict import Evidence, SupportVerdict, Verdict
+
+    verdict = SupportVerdict(Verdict.SUPPORTED, 1.0, (Evidence(0, 6, "worms\ud800"),))
+    cache = VerdictCache(tmp_path / "verdicts.sqlite")
+    cache.put("k", verdict)
+    cache.flush()
+    cache.close()
+    again = VerdictCache(tmp_path / "verdicts.sqlite")
+    assert again.get_many(["k"])["k"].evidence[0].text == "worms\ud800"

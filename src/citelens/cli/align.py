@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from citelens.cli import EXIT_OK, EXIT_USAGE
 from citelens.source.json_scan import LONE_SURROGATE
+from citelens.source.json_text import json_dumps
 
 if TYPE_CHECKING:
     from citelens.align.models import SourceDocument, SpanCitations
@@ -198,7 +199,7 @@ def run(args: argparse.Namespace) -> int:
 
     results = align_citations(answer, sources, config=CitationConfig.preset(args.config))
     if args.format == "json":
-        print(json.dumps([sc.model_dump(mode="json") for sc in results], ensure_ascii=False, indent=2))
+        print(json_dumps([sc.model_dump(mode="json") for sc in results], indent=2))
     else:
         colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
         if results:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -37,6 +36,7 @@ def _configured_corpora() -> tuple[list[str], Path | None]:
 
 def run(args: argparse.Namespace) -> int:
     from citelens.corpus import open_sources
+    from citelens.source.json_text import json_dumps
 
     specs = list(args.docs or [])
     base: Path | None = Path.cwd()
@@ -83,6 +83,5 @@ def run(args: argparse.Namespace) -> int:
         print()
         print(doc.text)
     if args.format == "json":
-        json.dump(shown if len(args.doc_ids) > 1 else shown[0], sys.stdout, ensure_ascii=False, indent=2)
-        print()
+        print(json_dumps(shown if len(args.doc_ids) > 1 else shown[0], indent=2))
     return status

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from citelens.convert.wire import report_to_submission_dict
 from citelens.files import write_file
+from citelens.source.json_text import json_dumps
 
 if TYPE_CHECKING:
     from citelens.models.report import Report
@@ -16,12 +16,7 @@ if TYPE_CHECKING:
 
 
 def _line(value: object) -> str:
-    compact = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    try:
-        compact.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate: keep it as a \\u escape, not a lost byte
-        compact = json.dumps(value, separators=(",", ":"))
-    return compact + "\n"
+    return json_dumps(value, separators=(",", ":")) + "\n"
 
 
 def write_submission_output(reports: Iterable[Report], path: str | Path, spec: TrackSpec | str) -> int:

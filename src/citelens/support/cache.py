@@ -11,6 +11,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from citelens.source.json_text import json_dumps
 from citelens.support.settings import SupportSettings
 
 if TYPE_CHECKING:  # loaded when verdicts are read or written (a finished file needs neither)
@@ -108,7 +109,7 @@ class VerdictCache:
         if self.path is not None:
             from citelens.support.verdict import to_row
 
-            self._pending[key] = json.dumps(to_row(verdict), ensure_ascii=False, separators=(",", ":"))
+            self._pending[key] = json_dumps(to_row(verdict), separators=(",", ":"))
 
     def flush(self) -> None:
         """Write the new verdicts to disk in one transaction."""

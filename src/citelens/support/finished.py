@@ -32,6 +32,7 @@ from typing import Any, NamedTuple
 
 from citelens import __version__
 from citelens.check.finding import Finding, Target
+from citelens.source.json_text import json_dumps
 from citelens.support.summary import FileSupport, ReportFigures
 
 _SCHEMA = (
@@ -43,7 +44,7 @@ _SCHEMA = (
 #: one per run file and settings
 KEEP = 256
 _TARGETS = {t.value: t for t in Target}
-_dumps = partial(json.dumps, ensure_ascii=False, separators=(",", ":"))
+_dumps = partial(json_dumps, separators=(",", ":"))  # a lone surrogate stays an escape
 
 
 class FinishedFile(NamedTuple):
