@@ -33,9 +33,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))  # the test helpers: tests.helpers
 
-from report_factory.runs import generate_run  # noqa: E402
+from tests.helpers.report_factory.runs import generate_run  # noqa: E402
 
 
 class Client:

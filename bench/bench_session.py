@@ -26,9 +26,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))  # the test helpers: tests.helpers
 
-from report_factory import generate_run, topics_jsonl  # noqa: E402
+from tests.helpers.report_factory import generate_run, topics_jsonl  # noqa: E402
 
 
 def _ms(values: list[float]) -> float:

@@ -5,7 +5,7 @@
 writes `<spec>-clean.jsonl` (every report valid, one per topic), `<spec>-faults.jsonl`
 (seeded faults that autojudge-base can still load: its CLI aborts on the first line it
 cannot load, so those lines are dropped) and `<spec>.topics.jsonl` (request_id, title,
-limit: a topics file both tools read). The generator is tests/report_factory/runs.py.
+limit: a topics file both tools read). The generator is tests/helpers/report_factory/runs.py.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))  # the test helpers: tests.helpers
 
-from report_factory import generate_run, topics_jsonl  # noqa: E402
+from tests.helpers.report_factory import generate_run, topics_jsonl  # noqa: E402
 
 
 def write_runs(spec: str, n: int, out: Path, seed: int = 7) -> dict[str, Path]:

@@ -1,8 +1,21 @@
-"""Shared test helpers (reference_oracle, report_factory, sample_data) are imported by name."""
+"""Test tiers by directory: `server`, `editors`, `release` (see scripts/test).
 
-import sys
+Helpers live in the `tests.helpers` package and are imported as `from tests.helpers.x
+import ...` (pytest puts the repository root on the path: `pythonpath` in pyproject)."""
+
+from __future__ import annotations
+
 from pathlib import Path
 
-TESTS = str(Path(__file__).parent)
-if TESTS not in sys.path:
-    sys.path.insert(0, TESTS)
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+#: the folder of tests/ each tier's tests sit in
+TIERS = {"server": "server", "editors": "editors", "release": "release"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        parts = item.path.relative_to(TESTS).parts if item.path.is_relative_to(TESTS) else ()
+        if len(parts) > 1 and parts[0] in TIERS:
+            item.add_marker(TIERS[parts[0]])

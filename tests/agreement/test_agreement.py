@@ -21,12 +21,12 @@ from collections import Counter
 
 import pytest
 
-from agreement import compare as C
-from agreement import reference as R
 from citelens.check import Checker
 from citelens.specs import get_spec
 from citelens.topics import load_topics
-from sample_data import RUNS, TOPICS
+from tests.helpers import agreement_compare as C
+from tests.helpers import agreement_reference as R
+from tests.helpers.sample_data import RUNS, TOPICS
 
 DATA = RUNS
 SCALE = int(os.environ.get("CITELENS_AGREEMENT_SCALE", "1"))
@@ -273,7 +273,7 @@ def test_a_broken_first_line_does_not_hide_the_rest_of_a_jsonl_run(first):
 @pytest.mark.parametrize("spec_id", R.SHARED_SPECS)
 def test_strict_mode_agrees_too(spec_id, tmp_path):
     """`--strict` here and `ReportVerification(strict=True)` there: every smell an error."""
-    from report_factory import generate_run
+    from tests.helpers.report_factory import generate_run
 
     lines, topics = generate_run(spec_id, 150, 3)
     requests, ours = C.write_requests(tmp_path / "topics.jsonl", topics)

@@ -19,7 +19,7 @@ from citelens.source.json_locate import Locator, locate_in_text
 from citelens.source.json_nodes import locate, pointer_join
 from citelens.source.json_scan import parse
 from citelens.specs import get_spec
-from report_factory import generate_run
+from tests.helpers.report_factory import generate_run
 
 
 def _same(text: str, start: int, pointer: str, target: str, shared: Locator | None = None) -> None:

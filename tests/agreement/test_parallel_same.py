@@ -13,7 +13,7 @@ import pytest
 from citelens.check import Checker, workers
 from citelens.specs import get_spec
 from citelens.topics import parse_topics
-from report_factory import generate_run, topics_jsonl
+from tests.helpers.report_factory import generate_run, topics_jsonl
 
 
 @pytest.mark.skipif(not workers.can_fork(), reason="no fork start method on this platform")

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from compat_cases import build_cases, compare
+
+from tests.helpers.compat_cases import build_cases, compare
 
 pytest.importorskip("cite_right")
 
@@ -33,9 +34,9 @@ def test_top_evidence_overlaps_reference(comparison):
 def test_many_passages_give_identical_results():
     """All 15 sample documents at once (1,347 passages): the 200-candidate cut is active."""
     import cite_right
-    from compat_cases import _jsonl
 
     from citelens.align import PreparedCitationCorpus, SourceDocument
+    from tests.helpers.compat_cases import _jsonl
 
     topics = {d["docid"]: d["body"] for d in _jsonl("dragun_docs.jsonl")}
     reports = [r for r in _jsonl("dragun_run.jsonl") if r["metadata"]["topic_id"] in topics][:3]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import zlib
 
 import pytest
-from compat_cases import build_cases, to_ours, to_reference
+
+from tests.helpers.compat_cases import build_cases, to_ours, to_reference
 
 cite_right = pytest.importorskip("cite_right")
 from cite_right import PreparedCitationCorpus as RefCorpus  # noqa: E402

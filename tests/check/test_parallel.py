@@ -6,7 +6,7 @@ import pytest
 
 from citelens.check import Checker, workers
 from citelens.specs import get_spec
-from report_factory import report
+from tests.helpers.report_factory import report
 
 
 @pytest.mark.skipif(not workers.can_fork(), reason="needs the fork start method")

@@ -4,7 +4,7 @@ import json
 
 from citelens.check import Checker
 from citelens.specs import get_spec
-from report_factory import line, report
+from tests.helpers.report_factory import line, report
 
 
 def findings(text, spec="rag26", topics=None):

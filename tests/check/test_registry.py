@@ -24,7 +24,7 @@ from citelens.check.registry import (
 from citelens.source.document import read_source
 from citelens.specs import get_spec
 from citelens.specs.loader import parse_spec_text
-from report_factory import line, report
+from tests.helpers.report_factory import line, report
 
 RULES_DIR = Path(inspect.getfile(RULE_MODULES[0])).parent
 

@@ -3,7 +3,7 @@
 from citelens.check import Checker, check_report
 from citelens.specs import get_spec
 from citelens.topics import parse_topics
-from report_factory import line, report
+from tests.helpers.report_factory import line, report
 
 
 def codes(value, spec="rag26", **kw):

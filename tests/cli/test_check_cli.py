@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from citelens.cli import main
-from cli_capture import run
+from tests.helpers.cli_capture import run
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

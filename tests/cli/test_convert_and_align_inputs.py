@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cli_capture import run
+from tests.helpers.cli_capture import run
 
 GOOD = (
     '{"metadata":{"team_id":"t","narrative_id":"rag2026-0","narrative":"How do bees make honey?",'

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from citelens.check import Checker
 from citelens.specs import get_spec
-from cli_capture import run
+from tests.helpers.cli_capture import run
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 RAGTIME = EXAMPLES / "ragtime26-run.jsonl"

@@ -2,14 +2,11 @@
 gives for `submission_dict(convert(report, S), S)`, for every spec pair they share."""
 
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from citelens.cli import main
-from reference_oracle import SAMPLES, SHARED_SPECS, reference
+from tests.helpers.reference_oracle import SAMPLES, SHARED_SPECS, reference
 
 RUNS = sorted(p for p in SAMPLES.glob("*.jsonl") if "topics" not in p.name and "rag24" not in p.name)
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from citelens.cli import main
-from cli_capture import run
-from unprivileged import shared_folder, unprivileged
+from tests.helpers.cli_capture import run
+from tests.helpers.unprivileged import shared_folder, unprivileged
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 MISTAKES = EXAMPLES / "rag26-with-mistakes.jsonl"

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from citelens.convert import convert, submission_dict
 from citelens.models import Report
-from reference_oracle import SHARED_SPECS, reference
+from tests.helpers.reference_oracle import SHARED_SPECS, reference
 
 _ids = st.text(min_size=1, max_size=6)
 _score = st.floats(allow_nan=False) | st.integers(min_value=-(10**6), max_value=10**6)

@@ -6,7 +6,7 @@ import json
 
 from citelens.convert import convert, convert_value, report_from_value, submission_dict, word_count
 from citelens.models import Report
-from reference_oracle import SAMPLES
+from tests.helpers.reference_oracle import SAMPLES
 
 FLAT = [json.loads(line) for line in (SAMPLES / "ragnarok_rag24_examples.jsonl").read_text().splitlines()]
 

@@ -11,8 +11,8 @@ from citelens.convert import ConversionError, LossNote, convert_value
 from citelens.convert.losses import LOSS_CODES
 from citelens.specs import builtin_specs
 from citelens.specs.loader import parse_spec_text
-from reference_oracle import SAMPLES, SHARED_SPECS
-from report_factory import generate_reports
+from tests.helpers.reference_oracle import SAMPLES, SHARED_SPECS
+from tests.helpers.report_factory import generate_reports
 
 MD = {"team_id": "t", "run_id": "r", "topic_id": "7"}
 CAPPED = parse_spec_text(

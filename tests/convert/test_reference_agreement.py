@@ -18,8 +18,8 @@ from citelens.convert.flat import flat_to_nested
 from citelens.models import Report
 from citelens.specs import builtin_specs, get_spec
 from citelens.specs.loader import parse_spec_text
-from reference_oracle import SHARED_SPECS, reference, reference_spec, sample_lines
-from report_factory import generate_reports
+from tests.helpers.reference_oracle import SHARED_SPECS, reference, reference_spec, sample_lines
+from tests.helpers.report_factory import generate_reports
 
 SAMPLES = [json.loads(line) for _, _, line in sample_lines()]
 GENERATED = generate_reports(seed=424242, count=360)

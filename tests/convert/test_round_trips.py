@@ -21,8 +21,8 @@ import pytest
 from citelens.convert import convert, convert_value, submission_dict
 from citelens.models import Report
 from citelens.specs import get_spec
-from reference_oracle import SAMPLES, SHARED_SPECS
-from report_factory import generate_reports
+from tests.helpers.reference_oracle import SAMPLES, SHARED_SPECS
+from tests.helpers.report_factory import generate_reports
 
 REPORTS = [Report.model_validate(v) for v in generate_reports(seed=99, count=60)]
 

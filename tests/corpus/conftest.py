@@ -16,6 +16,6 @@ def private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture(scope="session")
 def anserini_url(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
     """The base URL (`http://127.0.0.1:PORT/v1/idx`) of a real Anserini RestServer over the samples."""
-    from anserini_server import run_server
+    from tests.helpers.anserini_server import run_server
 
     yield from run_server(tmp_path_factory.mktemp("anserini"))

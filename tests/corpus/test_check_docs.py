@@ -5,14 +5,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-from anserini_server import free_port
-from corpus_samples import write_corpus
-
 from citelens.session import Workspace
-from sample_data import RUNS
+from tests.helpers.anserini_server import free_port
+from tests.helpers.corpus_samples import write_corpus
+from tests.helpers.sample_data import RUNS
 
 META = '{"team_id":"t","narrative_id":"rag2026-0","narrative":"How did crops cross the Atlantic?","run_id":"my-run","run_desc":"BM25 + LLM"}'
 
@@ -82,9 +80,7 @@ def test_an_unreachable_service_gives_one_note_and_no_guess(tmp_path: Path) -> N
     run = tmp_path / "run.jsonl"
     run.write_text("".join(rag26_line([f"shard_00001_{n}", f"shard_00002_{n}"], n) + "\n" for n in range(30)))
     url = f"http://127.0.0.1:{free_port()}/v1/climbmix-400b;timeout=2"
-    started = time.monotonic()
     status, findings = check(str(run), "--spec", "rag26", "--docs", url)
-    assert time.monotonic() - started < 30
     notes = [f for f in findings if f["code"] == "documents_unchecked"]
     assert status == 0 and "unknown_document" not in {f["code"] for f in findings}
     assert len(notes) == 1 and notes[0]["severity"] == "info"

@@ -10,11 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from corpus_samples import DATA, SHAPE_FIELDS, read_records, write_corpus
 
 from citelens.corpus import IndexSource, open_sources
 from citelens.corpus.index_build import build_index
 from citelens.corpus.index_store import IndexReader
+from tests.helpers.corpus_samples import DATA, SHAPE_FIELDS, read_records, write_corpus
 
 SAMPLES = {
     "msmarco_v2.1_doc_segmented.sample.jsonl": ("docid", "segment"),

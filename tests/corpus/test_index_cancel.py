@@ -7,10 +7,10 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from corpus_samples import write_corpus
 
 from citelens.corpus import IndexSource
 from citelens.corpus.index_build import IndexCancelled, build_index
+from tests.helpers.corpus_samples import write_corpus
 
 
 def _rows(db: Path) -> list[tuple]:

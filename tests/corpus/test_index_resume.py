@@ -11,11 +11,10 @@ import sys
 import time
 from pathlib import Path
 
-from corpus_samples import write_corpus
-
 from citelens.corpus import IndexSource
 from citelens.corpus.index_build import build_index
 from citelens.corpus.index_store import IndexReader
+from tests.helpers.corpus_samples import write_corpus
 
 #: big enough that a build spans several committed batches
 COUNT = 120_000

@@ -12,9 +12,9 @@ from collections import namedtuple
 from pathlib import Path
 
 import pytest
-from corpus_samples import make_record
 
 from citelens.corpus.irds_source import IrdsSource
+from tests.helpers.corpus_samples import make_record
 
 
 def _show(home: Path, *args: str) -> subprocess.CompletedProcess[str]:

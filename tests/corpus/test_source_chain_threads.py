@@ -65,9 +65,9 @@ def test_lookups_of_two_threads_take_turns():
 
 
 def test_a_closed_index_is_opened_again_by_the_next_lookup(tmp_path):
-    from tests.server.test_corpus_documents import _indexed_corpus
+    from tests.helpers.indexed_corpus import indexed_corpus
 
-    _indexed_corpus(tmp_path)
+    indexed_corpus(tmp_path)
     chain = SourceChain([IndexSource(tmp_path / "corpus.idx")])
     first = chain.get_many(["msmarco_v2.1_doc_02_1767598871#0_2981309782"])
     chain.close()

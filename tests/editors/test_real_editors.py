@@ -13,10 +13,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.editors.run_fixture import hover_offset, write_run
-from tests.server.lsp_session import cli_findings
 
 from citelens.source.line_index import LineIndex
+from tests.helpers.editor_runs import hover_offset, write_run
+from tests.helpers.lsp_session import cli_findings
 
 HERE = Path(__file__).resolve().parent
 FIX_CODE = "references_duplicate"

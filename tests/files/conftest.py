@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from unprivileged import shared_folder
+from tests.helpers.unprivileged import shared_folder
 
 
 @pytest.fixture

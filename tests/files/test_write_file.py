@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from citelens.files import FileError, read_bytes, write_file
-from unprivileged import NOBODY, give_to_unprivileged, unprivileged
+from tests.helpers.unprivileged import NOBODY, give_to_unprivileged, unprivileged
 
 
 def test_a_symlink_is_written_through_to_its_target_and_stays_a_link(tmp_path):

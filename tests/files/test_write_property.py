@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 import citelens.files.write as write_module
 from citelens.files import FileError, write_file
-from unprivileged import NOBODY
+from tests.helpers.unprivileged import NOBODY
 
 #: the os calls of the write path a fault can hit, as (name, when: "before"/"after" it ran)
 FAULT_POINTS = ("open", "write", "fchown", "fchmod", "fsync", "close", "replace")

@@ -21,7 +21,7 @@ from citelens.models import (
     load_runs_failsave,
 )
 from citelens.models.request import load_requests_from_file
-from reference_oracle import offline_nltk, reference
+from tests.helpers.reference_oracle import offline_nltk, reference
 
 DATA = Path(__file__).parents[1] / "data"
 RUNS, TOPICS = DATA / "runs", DATA / "topics"

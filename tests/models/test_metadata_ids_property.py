@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from citelens.models import ReportMetaData
-from reference_oracle import reference
+from tests.helpers.reference_oracle import reference
 
 _id = st.none() | st.sampled_from(["1", "2", "rag2026-7", ""]) | st.integers(min_value=0, max_value=3)
 

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from citelens.models import Report
-from reference_oracle import reference, sample_lines
-from report_factory import generate_reports
+from tests.helpers.reference_oracle import reference, sample_lines
+from tests.helpers.report_factory import generate_reports
 
 VALUES = [json.loads(line) for _, _, line in sample_lines()] + generate_reports(seed=20261130, count=300)
 

@@ -16,8 +16,8 @@ from citelens.models import (
     ReportFormatWarning,
     TrackSpecVerificationError,
 )
-from reference_oracle import SHARED_SPECS, reference, sample_lines
-from report_factory import generate_reports
+from tests.helpers.reference_oracle import SHARED_SPECS, reference, sample_lines
+from tests.helpers.report_factory import generate_reports
 
 
 def _loadable(values: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -129,7 +129,7 @@ def test_verify_rag_defaults_to_rag26() -> None:
 
 
 def reference_sample(name: str) -> str:
-    from reference_oracle import SAMPLES
+    from tests.helpers.reference_oracle import SAMPLES
 
     return (SAMPLES / name).read_text(encoding="utf-8").splitlines()[0]
 

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from citelens.models import Document, Request, load_requests_from_file
-from reference_oracle import reference
-from sample_data import TOPICS
+from tests.helpers.reference_oracle import reference
+from tests.helpers.sample_data import TOPICS
 
 
 def _outcome(model: Any, value: dict[str, Any]) -> tuple[str, Any]:

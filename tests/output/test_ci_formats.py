@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from run_results import run_results
-from sarif_shape import sarif_violations
-
 from citelens.check.finding import Finding
 from citelens.check.result import FileResult
 from citelens.cli.output import render_github, render_sarif, sarif_log
 from citelens.source.line_index import LineIndex
+from tests.helpers.run_results import run_results
+from tests.helpers.sarif_shape import sarif_violations
 
 
 def test_github_annotations_one_per_finding_with_info_as_notice() -> None:

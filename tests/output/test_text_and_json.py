@@ -6,9 +6,9 @@ import io
 import json
 
 import pytest
-from run_results import RUN_TEXT, run_results
 
 from citelens.cli.output import OUTPUT_FORMATS, Summary, render_json, render_text, write_output, write_text
+from tests.helpers.run_results import RUN_TEXT, run_results
 
 
 class Terminal(io.StringIO):

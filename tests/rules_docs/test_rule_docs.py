@@ -8,7 +8,6 @@ import json
 import re
 
 import pytest
-from run_example import example_spec, run_example
 
 from citelens.check.catalog import (
     MODULES,
@@ -22,6 +21,7 @@ from citelens.check.catalog import (
     summary,
 )
 from citelens.specs.model import FILE_CODES, FINDING_CODES, REPORT_CODES
+from tests.helpers.rule_examples import example_spec, run_example
 
 DOCS = {d.code: d for d in all_rule_docs()}
 

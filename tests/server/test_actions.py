@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from lsprotocol import types
-from tests.report_factory.runs import generate_run
-from tests.server.lsp_session import (
+
+from tests.helpers.lsp_session import (
     ClientText,
     as_tuples,
     diagnostics,
@@ -18,6 +18,7 @@ from tests.server.lsp_session import (
     expected_diagnostics,
     open_document,
 )
+from tests.helpers.report_factory.runs import generate_run
 
 FIXABLE_SPECS = ["rag25", "rag24", "ragtime26", "dragun25"]
 

@@ -11,17 +11,17 @@ import random
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
-from tests.report_factory import generate_run
-from tests.server.conftest import start
-from tests.server.lsp_session import (
+
+from citelens_server.markdown import escape
+from tests.helpers.lsp_session import (
     SERVER_COMMAND,
     as_tuples,
     diagnostics,
     expected_diagnostics,
     open_document,
+    start,
 )
-
-from citelens_server.markdown import escape
+from tests.helpers.report_factory import generate_run
 
 BIG_BYTES = 50_000_000
 

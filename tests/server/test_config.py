@@ -6,15 +6,16 @@ from __future__ import annotations
 import asyncio
 
 from lsprotocol import types
-from tests.report_factory.runs import generate_run
-from tests.server.conftest import start
-from tests.server.lsp_session import (
+
+from tests.helpers.lsp_session import (
     as_tuples,
     diagnostics,
     expected_diagnostics,
     open_document,
+    start,
     wait_until,
 )
+from tests.helpers.report_factory.runs import generate_run
 
 
 def _run(folder, spec="rag24", name="run.jsonl"):

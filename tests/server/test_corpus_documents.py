@@ -8,9 +8,6 @@ import asyncio
 import gzip
 import io
 import json
-import shutil
-import subprocess
-import sys
 from contextlib import redirect_stdout
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -19,11 +16,18 @@ import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
-from tests.server.conftest import start
-from tests.server.lsp_session import PROFILES, SERVER_COMMAND, diagnostics, open_document
 
 from citelens.session import Workspace
 from citelens.source.line_index import LineIndex
+from tests.helpers.indexed_corpus import indexed_corpus
+from tests.helpers.lsp_session import (
+    ONE_PER_ENCODING,
+    PROFILES,
+    SERVER_COMMAND,
+    diagnostics,
+    open_document,
+    start,
+)
 
 DATA = Path(__file__).parents[1] / "data"
 SEGMENTED = DATA / "documents" / "msmarco_v2.1_doc_segmented.sample.jsonl"
@@ -70,24 +74,6 @@ def _write_workspace(folder: Path, corpus_source: str) -> tuple[Path, str, dict]
     return path, text, cited
 
 
-def _indexed_corpus(workspace: Path) -> Path:
-    """The segmented sample as `corpus.jsonl` in the workspace, indexed into `corpus.idx`."""
-    corpus = workspace / "corpus.jsonl"
-    shutil.copy(SEGMENTED, corpus)
-    _index(corpus, workspace / "corpus.idx")
-    return corpus
-
-
-def _index(corpus: Path, db: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "citelens", "index", "--quiet", str(corpus), "--db", str(db)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-
-
 def _pos(text: str, offset: int, encoding: str = "utf-16") -> types.Position:
     line, ch = LineIndex(text).position(offset, encoding)
     return types.Position(line, ch)
@@ -101,8 +87,9 @@ def _citation_offset(text: str) -> int:
     return text.index('"citations": [0') + len('"citations": [')
 
 
+@pytest.mark.parametrize("client", ONE_PER_ENCODING, indirect=True)
 async def test_hover_shows_a_document_only_in_the_configured_index(client, workspace):
-    corpus = _indexed_corpus(workspace)
+    corpus = indexed_corpus(workspace)
     path, text, cited = _write_workspace(workspace, "index:corpus.idx")
     uri = open_document(client, path, text)
     found = await diagnostics(client, client.profile, uri, 1)
@@ -120,7 +107,7 @@ async def test_hover_shows_a_document_only_in_the_configured_index(client, works
 
 
 async def test_a_document_in_no_source_says_which_sources_were_asked(vscode, workspace):
-    _indexed_corpus(workspace)
+    indexed_corpus(workspace)
     path, text, _ = _write_workspace(workspace, "index:corpus.idx")
     text = text.replace("msmarco_v2.1_doc_", "msmarco_v2.1_doc_9", 1)
     path.write_text(text, encoding="utf-8")
@@ -135,7 +122,7 @@ async def test_a_document_in_no_source_says_which_sources_were_asked(vscode, wor
 
 
 async def test_definition_opens_the_corpus_line_with_the_evidence_selected(vscode, workspace):
-    corpus = _indexed_corpus(workspace)
+    corpus = indexed_corpus(workspace)
     path, text, cited = _write_workspace(workspace, "index:corpus.idx")
     uri = open_document(vscode, path, text)
     await diagnostics(vscode, vscode.profile, uri, 1)
@@ -168,8 +155,7 @@ def _virtual_caps() -> types.ClientCapabilities:
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER_COMMAND))
 async def virtual(lsp_client: LanguageClient, workspace):
     """A VS Code-like client that shows `citelens-doc:` documents."""
-    PROFILES["citelens-doc"] = (_virtual_caps, "utf-16", False)
-    lsp_client.profile = await start(lsp_client, "citelens-doc", workspace)
+    lsp_client.profile = await start(lsp_client, "vscode-utf16-push", workspace, capabilities=_virtual_caps())
     yield lsp_client
     await asyncio.wait_for(lsp_client.shutdown_session(), 10)
 

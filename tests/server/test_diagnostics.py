@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 from lsprotocol import types
-from tests.report_factory.runs import generate_run
-from tests.server.lsp_session import as_tuples, diagnostics, expected_diagnostics, open_document, wait_until
 
 from citelens.specs import builtin_specs
+from tests.helpers.lsp_session import as_tuples, diagnostics, expected_diagnostics, open_document, wait_until
+from tests.helpers.report_factory.runs import generate_run
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "runs"
 SAMPLES = {

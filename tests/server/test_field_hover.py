@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from lsprotocol import types
-from tests.server.lsp_session import diagnostics, open_document
 
 from citelens.check.catalog import summary
 from citelens.source.line_index import LineIndex
 from citelens.specs import resolve_spec
 from citelens_server.markdown import escape
+from tests.helpers.lsp_session import ONE_PER_ENCODING, diagnostics, open_document
 
 DOC_A = "msmarco_v2.1_doc_00_1#1_2"
 DOC_B = "msmarco_v2.1_doc_00_3#4_5"
@@ -63,6 +64,7 @@ def _range(client, text: str, start: int, end: int) -> types.Range:
     return types.Range(types.Position(l1, c1), types.Position(l2, c2))
 
 
+@pytest.mark.parametrize("client", ONE_PER_ENCODING, indirect=True)
 async def test_a_references_entry_lists_the_sentences_citing_it(client, workspace):
     uri, text, _ = await _open(client, workspace, _report())
     entry = json.dumps(DOC_B)

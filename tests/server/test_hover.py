@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from lsprotocol import types
-from tests.server.lsp_session import diagnostics, open_document
 
 from citelens.source.line_index import LineIndex
+from tests.helpers.lsp_session import ONE_PER_ENCODING, diagnostics, open_document
 
 DOC_A = "msmarco_v2.1_doc_00_1#1_2"
 DOC_B = "msmarco_v2.1_doc_00_3#4_5"
@@ -58,6 +59,7 @@ async def _hover(client, uri, text, offset):
     )
 
 
+@pytest.mark.parametrize("client", ONE_PER_ENCODING, indirect=True)
 async def test_citation_hover_shows_escaped_document_and_evidence(client, workspace):
     uri, text = _open(client, workspace)
     await diagnostics(client, client.profile, uri, 1)

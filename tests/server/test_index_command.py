@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 from lsprotocol import types
-from tests.editors.run_fixture import hover_offset, write_run
-from tests.server.lsp_session import diagnostics, open_document
 
 from citelens.corpus import IndexSource
 from citelens.corpus.index_build import build_index
 from citelens.source.line_index import LineIndex
+from tests.helpers.editor_runs import hover_offset, write_run
+from tests.helpers.lsp_session import diagnostics, open_document
 
 #: documents in the generated corpus: enough that a build takes a few seconds on this machine
 DOCS = 150_000

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 from lsprotocol import types
-from tests.editors.run_fixture import DOC_A, DOC_B, hover_offset, write_run
-from tests.server.lsp_session import diagnostics, open_document
 
 from citelens.source.line_index import LineIndex
+from tests.helpers.editor_runs import DOC_A, DOC_B, hover_offset, write_run
+from tests.helpers.lsp_session import diagnostics, open_document
 
 
 def _pos(text: str, offset: int) -> types.Position:

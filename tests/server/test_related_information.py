@@ -3,14 +3,16 @@ client's encoding (the run holds emoji and CJK before them)."""
 
 from __future__ import annotations
 
-from tests.check.test_related_places import _first_topic_span, _run
-from tests.server.lsp_session import diagnostics, open_document
+import pytest
 
 from citelens.source.line_index import LineIndex
+from tests.helpers.lsp_session import ONE_PER_ENCODING, diagnostics, open_document
+from tests.helpers.related_runs import first_topic_span, related_run
 
 
+@pytest.mark.parametrize("client", ONE_PER_ENCODING, indirect=True)
 async def test_duplicate_topic_and_index_out_of_range_point_at_their_places(client, workspace):
-    text = _run()
+    text = related_run()
     path = workspace / "related.jsonl"
     path.write_text(text, encoding="utf-8")
     uri = open_document(client, path, text)
@@ -22,7 +24,7 @@ async def test_duplicate_topic_and_index_out_of_range_point_at_their_places(clie
 
     (dup,) = [d for d in got if d.code == "duplicate_topics"]
     (info,) = dup.related_information
-    start, end = _first_topic_span(text)
+    start, end = first_topic_span(text)
     assert info.location.uri == uri
     assert (info.location.range.start.line, info.location.range.start.character) == lsp(start)
     assert (info.location.range.end.line, info.location.range.end.character) == lsp(end)
@@ -46,7 +48,7 @@ def test_a_cached_diagnostic_follows_its_related_place_on_another_line(tmp_path)
     from citelens.session import TextChange, Workspace
     from citelens_server.diagnostics import DiagnosticsJson
 
-    text = _run()
+    text = related_run()
     doc = Workspace((tmp_path,), init_options={"spec": "rag25"}).open(
         (tmp_path / "r.jsonl").as_uri(), text, 1
     )

@@ -6,7 +6,8 @@ import asyncio
 from pathlib import Path
 
 from lsprotocol import types
-from tests.server.lsp_session import as_tuples, diagnostics, expected_diagnostics, open_document
+
+from tests.helpers.lsp_session import as_tuples, diagnostics, expected_diagnostics, open_document
 
 
 def _change(client, uri: str, version: int, text: str) -> None:

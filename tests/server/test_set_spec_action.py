@@ -7,9 +7,10 @@ from __future__ import annotations
 import asyncio
 
 from lsprotocol import types
-from tests.report_factory import generate_run
-from tests.server.conftest import start
-from tests.server.lsp_session import (
+
+from citelens.session.spec_ranking import rank_specs
+from citelens.specs import builtin_specs
+from tests.helpers.lsp_session import (
     TIMEOUT,
     ClientText,
     as_tuples,
@@ -17,11 +18,10 @@ from tests.server.lsp_session import (
     edits_of,
     expected_diagnostics,
     open_document,
+    start,
     wait_until,
 )
-
-from citelens.session.spec_ranking import rank_specs
-from citelens.specs import builtin_specs
+from tests.helpers.report_factory import generate_run
 
 
 def _run(folder):

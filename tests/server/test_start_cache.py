@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.server.lsp_session import SERVER_COMMAND
+
+from tests.helpers.lsp_session import SERVER_COMMAND
 
 pytestmark = pytest.mark.timeout(180)
 

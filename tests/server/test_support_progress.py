@@ -9,7 +9,8 @@ from collections import Counter
 from pathlib import Path
 
 from lsprotocol import types
-from tests.server.lsp_session import cli_findings, diagnostics, open_document
+
+from tests.helpers.lsp_session import cli_findings, diagnostics, open_document
 
 DATA = Path(__file__).parents[1] / "data"
 COPIES = 60  # kiddie run2 has 20 citations: 1,200 in all, over the server threshold

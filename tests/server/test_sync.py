@@ -6,8 +6,17 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from lsprotocol import types
-from tests.server.lsp_session import ClientText, as_tuples, diagnostics, expected_diagnostics, open_document
+
+from tests.helpers.lsp_session import (
+    ONE_PER_ENCODING,
+    ClientText,
+    as_tuples,
+    diagnostics,
+    expected_diagnostics,
+    open_document,
+)
 
 PIECES = ["😀", "𝄞", "漢字", "\r\n", "\r", "\n", "\u2028", "x", '"', ",", "", "é", "{"]
 
@@ -36,6 +45,7 @@ def _text() -> str:
     return reports[0] + "\r\n" + reports[1] + "\r" + "\n".join(reports[2:]) + "\n"
 
 
+@pytest.mark.parametrize("client", ONE_PER_ENCODING, indirect=True)
 async def test_random_incremental_edits_keep_positions(client, workspace):
     profile = client.profile
     rng = random.Random(f"sync-{profile.name}")

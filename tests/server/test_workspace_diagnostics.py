@@ -8,8 +8,9 @@ import asyncio
 
 from lsprotocol import types
 from pytest_lsp import LanguageClient
-from tests.editors.run_fixture import write_run
-from tests.server.lsp_session import (
+
+from tests.helpers.editor_runs import write_run
+from tests.helpers.lsp_session import (
     PROFILES,
     TIMEOUT,
     as_tuples,

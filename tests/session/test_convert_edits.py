@@ -5,11 +5,11 @@ command line says they are."""
 from __future__ import annotations
 
 import pytest
-from session_runs import SAMPLE_RUNS, generated
 
 from citelens.cli import main
 from citelens.session import Workspace
 from citelens.source.edits import apply_edits
+from tests.helpers.session_runs import SAMPLE_RUNS, generated
 
 TARGETS = ["ragtime25", "rag25", "kiddie", "rag24", "dragun25"]
 

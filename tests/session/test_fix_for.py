@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 import pytest
-from session_runs import generated
 
 from citelens.check import Checker
 from citelens.fixes.apply import fix_text
 from citelens.session import Workspace
 from citelens.specs import get_spec
 from citelens.topics import parse_topics
+from tests.helpers.session_runs import generated
 
 CASES = [
     (spec, seed) for spec in ("rag24", "rag25", "ragtime25", "rag26", "dragun25", "kiddie") for seed in (1, 2)

@@ -9,13 +9,13 @@ import os
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from session_runs import generated
 
 from citelens.check import Checker
 from citelens.session import TextChange, Workspace
 from citelens.source.line_index import LineIndex
 from citelens.specs import get_spec
 from citelens.topics import parse_topics
+from tests.helpers.session_runs import generated
 
 SNIPPETS = [
     "",

@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from session_runs import SAMPLE_RUNS, generated
 
 from citelens.session import Workspace
 from citelens.source.json_nodes import pointer_tokens
+from tests.helpers.session_runs import SAMPLE_RUNS, generated
 
 
 def resolve(value, pointer):

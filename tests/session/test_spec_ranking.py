@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from tests.report_factory import generate_run
 
 from citelens.check.engine import Checker
 from citelens.session.spec_ranking import rank_specs
 from citelens.specs import builtin_specs, resolve_spec
+from tests.helpers.report_factory import generate_run
 
 
 @pytest.mark.parametrize("spec_id", ["rag25", "ragtime25", "dragun25"])

@@ -40,7 +40,7 @@ def _nested(depth: int) -> str:
 
 
 def test_nesting_the_reference_cannot_load_is_an_error_on_the_line():
-    from agreement.reference import load_line
+    from tests.helpers.agreement_reference import load_line
 
     for depth in (990, 1500):  # RecursionError in the reference (its CLI fails from about 985)
         with pytest.raises(RecursionError):

@@ -11,7 +11,6 @@ from dataclasses import fields
 from pathlib import Path
 
 import pytest
-from tests.support.test_support_check import KIDDIE, _run_without_embedded_documents
 
 from citelens.check.engine import Checker
 from citelens.check.finding import Finding, Target
@@ -19,13 +18,14 @@ from citelens.cli import main
 from citelens.support.cache import VerdictCache
 from citelens.support.finished import _restored
 from citelens.support.run import SupportRun
+from tests.helpers.kiddie_runs import KIDDIE, run_without_embedded_documents
 
 
 @pytest.fixture
 def bare_run(tmp_path, monkeypatch):
     """Kiddie run 1 citing documents kept in a corpus file (indexed in this test's cache)."""
     monkeypatch.setenv("CITELENS_CACHE_DIR", str(tmp_path / "cache"))
-    return _run_without_embedded_documents(tmp_path)
+    return run_without_embedded_documents(tmp_path)
 
 
 def _check(capsys, run: Path, docs: Path, cache: str, *extra: str) -> str:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import random
-from pathlib import Path
 
 import pytest
 
@@ -16,8 +15,7 @@ from citelens.support.cache import VerdictCache
 from citelens.support.executor import ExecutorError, parse_executor, run_judgements
 from citelens.support.run import SupportRun
 from citelens.support.settings import default_settings
-
-KIDDIE = Path(__file__).parent / "data"  # the kiddie runs (copies; see data/README.md)
+from tests.helpers.kiddie_runs import KIDDIE, run_without_embedded_documents
 
 EARTHWORM = "Earthworms are tube-shaped segmented worms that live in soil and create tunnels."
 HIBERNATION = (
@@ -159,20 +157,6 @@ def test_bad_executor_is_a_usage_error(capsys):
         parse_executor("process:host")
 
 
-def _run_without_embedded_documents(tmp_path: Path) -> tuple[Path, Path]:
-    """Kiddie run 1 with its documents moved out of the reports into a JSON-lines file."""
-    reports = [json.loads(line) for line in (KIDDIE / "run1.jsonl").read_text().splitlines()]
-    docs = {}
-    for report in reports:
-        for doc_id, doc in report.pop("documents").items():
-            docs[doc_id] = doc["text"]
-    run = tmp_path / "bare.jsonl"
-    run.write_text("".join(json.dumps(r) + "\n" for r in reports))
-    documents = tmp_path / "docs.jsonl"
-    documents.write_text("".join(json.dumps({"id": k, "text": v}) + "\n" for k, v in docs.items()))
-    return run, documents
-
-
 def _verdicts(out: str) -> list[str]:
     [file_doc] = json.loads(out)["support"]
     return [c["verdict"] for r in file_doc["reports"] for s in r["sentences"] for c in s["citations"]]
@@ -180,7 +164,7 @@ def _verdicts(out: str) -> list[str]:
 
 def test_docs_gives_the_judge_the_documents_the_reports_do_not_embed(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("CITELENS_CACHE_DIR", str(tmp_path / "cache"))
-    run, documents = _run_without_embedded_documents(tmp_path)
+    run, documents = run_without_embedded_documents(tmp_path)
     common = ["check", str(run), "--support", "--format", "json", "--support-cache", "none"]
     main(common)
     without = _verdicts(capsys.readouterr().out)
@@ -194,7 +178,7 @@ def test_docs_gives_the_judge_the_documents_the_reports_do_not_embed(tmp_path, c
 
 def test_documents_is_a_deprecated_hidden_alias_of_docs(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("CITELENS_CACHE_DIR", str(tmp_path / "cache"))
-    run, documents = _run_without_embedded_documents(tmp_path)
+    run, documents = run_without_embedded_documents(tmp_path)
     common = ["check", "--support", "--format", "json", "--support-cache", "none"]
     main([*common, str(run), "--docs", str(documents)])
     via_docs = capsys.readouterr()
@@ -418,7 +402,7 @@ def test_corpus_documents_are_fetched_in_one_call_for_the_whole_file(tmp_path, m
     from citelens.support.documents import CorpusDocuments
 
     monkeypatch.setenv("CITELENS_CACHE_DIR", str(tmp_path / "cache"))
-    run_path, documents = _run_without_embedded_documents(tmp_path)
+    run_path, documents = run_without_embedded_documents(tmp_path)
     lookup = CorpusDocuments([str(documents)])
     calls: list[list[str]] = []
     source = lookup._source()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from citelens.topics import Topic, TopicSet, load_topics
-from sample_data import TOPICS
+from tests.helpers.sample_data import TOPICS
 
 DATA = TOPICS
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 
 from citelens.topics import TOPIC_FIELDS, parse_topics
 
@@ -60,11 +59,11 @@ def test_text_precedence_follows_the_table_and_skips_nulls() -> None:
     assert parse_topics(json.dumps(record))["1"].text == "T"
 
 
-def test_thousands_of_topics_load_fast() -> None:
+def test_thousands_of_topics_all_load() -> None:
+    # the time it takes is measured in bench/bench_unit_limits.py
     lines = [
         json.dumps({"topic_id": str(i), "title": f"topic {i} " * 20, "limit": 5000}) for i in range(20000)
     ]
-    started = time.perf_counter()
     topics = parse_topics("\n".join(lines))
     assert len(topics) == 20000
-    assert time.perf_counter() - started < 3.0
+    assert topics["19999"].text == "topic 19999 " * 20

@@ -24,13 +24,7 @@ from citelens.check import Checker, check_report
 from citelens.check.view import ReportView, is_int_like
 from citelens.specs import get_spec
 from citelens.specs.model import FILE_CODES, STRUCTURE_CODES
-
-if __name__ == "__main__":  # run as a script: make the `agreement` package importable
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from agreement import reference as R
+from tests.helpers import agreement_reference as R
 
 CITELENS_ONLY = ("citation_duplicate", "response_length", "metadata_value", "id_type", "run_consistency")
 EXCLUDED = frozenset(STRUCTURE_CODES + CITELENS_ONLY + FILE_CODES)
@@ -267,7 +261,7 @@ def write_requests(path: Path, topics: list[dict]) -> tuple[dict, Any]:
     """Write a topics file; read it with both tools: (the reference's requests, our
     TopicSet). Both must see the same ids, texts and limits."""
     from citelens.topics import load_topics
-    from report_factory import topics_jsonl
+    from tests.helpers.report_factory import topics_jsonl
 
     path.write_text(topics_jsonl(topics), encoding="utf-8")
     requests, ours = R.load_requests(path), load_topics(path)
@@ -279,7 +273,7 @@ def write_requests(path: Path, topics: list[dict]) -> tuple[dict, Any]:
 def run_generated(gen: str, own_n: int, cross_n: int, seeds, tmp: Path, specs=None) -> Outcome:
     """A generated run for spec `gen` (per seed) against its own spec in full and against
     every other shared spec on its first `cross_n` lines, with and without topics."""
-    from report_factory import generate_run
+    from tests.helpers.report_factory import generate_run
 
     total = Outcome()
     for seed in seeds:
@@ -310,7 +304,7 @@ def run_generated(gen: str, own_n: int, cross_n: int, seeds, tmp: Path, specs=No
 
 def main() -> None:
     """Print the agreement figures (docs/agreement.md):
-    python tests/agreement/compare.py [--own N] [--cross N] [--seeds 1,2,3]"""
+    python -m tests.helpers.agreement_compare [--own N] [--cross N] [--seeds 1,2,3]"""
     import argparse
     import tempfile
     import time

@@ -6,7 +6,7 @@ from __future__ import annotations
 from citelens.check.finding import Finding
 from citelens.check.result import FileResult
 from citelens.source.line_index import LineIndex
-from report_factory import line
+from tests.helpers.report_factory import line
 
 #: line 2 has an emoji and an accented letter before the bad doc id: columns count code points
 RUN_TEXT = (

@@ -7,9 +7,11 @@ import asyncio
 import io
 import json
 import sys
+from collections.abc import Callable, Mapping
 from contextlib import redirect_stdout, suppress
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from lsprotocol import types
@@ -35,15 +37,22 @@ def _encoding(kind: str) -> types.ClientCapabilities:
 
 
 #: profile -> (capabilities factory, expected position encoding, pulls diagnostics)
-PROFILES: dict[str, tuple[Any, str, bool]] = {
-    "vscode-utf16-push": (lambda: client_capabilities("visual-studio-code"), "utf-16", False),
-    "pull-diagnostics": (_pull, "utf-16", True),
-    "utf-8": (lambda: _encoding("utf-8"), "utf-8", False),
-    "utf-32": (lambda: _encoding("utf-32"), "utf-32", False),
-    "neovim-0.10": (lambda: client_capabilities("neovim@v0.10.0"), "utf-16", True),
-    "neovim-0.7": (lambda: client_capabilities("neovim@v0.7.0"), "utf-16", False),
-    "emacs-29": (lambda: client_capabilities("emacs"), "utf-32", False),
-}
+#: read-only: a test that needs other capabilities passes them to `start`
+PROFILES: Mapping[str, tuple[Callable[[], types.ClientCapabilities], str, bool]] = MappingProxyType(
+    {
+        "vscode-utf16-push": (lambda: client_capabilities("visual-studio-code"), "utf-16", False),
+        "pull-diagnostics": (_pull, "utf-16", True),
+        "utf-8": (lambda: _encoding("utf-8"), "utf-8", False),
+        "utf-32": (lambda: _encoding("utf-32"), "utf-32", False),
+        "neovim-0.10": (lambda: client_capabilities("neovim@v0.10.0"), "utf-16", True),
+        "neovim-0.7": (lambda: client_capabilities("neovim@v0.7.0"), "utf-16", False),
+        "emacs-29": (lambda: client_capabilities("emacs"), "utf-32", False),
+    }
+)
+
+#: one profile per position encoding: for tests whose behaviour depends on the encoding
+#: only (positions of hovers, ranges, edits), not on push or pull
+ONE_PER_ENCODING = ("vscode-utf16-push", "utf-8", "utf-32")
 
 
 @dataclass
@@ -199,3 +208,28 @@ def edits_of(edit: types.WorkspaceEdit, uri: str) -> list[types.TextEdit]:
             for e in c.edits
         ]
     return list((edit.changes or {}).get(uri, []))
+
+
+async def start(
+    client: LanguageClient,
+    profile_name: str,
+    folder: Path,
+    init_options: dict[str, Any] | None = None,
+    *,
+    capabilities: types.ClientCapabilities | None = None,
+) -> Profile:
+    """Initialize the session as the profile's client (or with `capabilities`, keeping the
+    profile's encoding and diagnostics mode) and check the negotiated position encoding."""
+    caps_factory, encoding, pull = PROFILES[profile_name]
+    install_version_tracking(client)
+    result = await client.initialize_session(
+        types.InitializeParams(
+            capabilities=capabilities if capabilities is not None else caps_factory(),
+            initialization_options={"debounceMs": 0, **(init_options or {})},
+            workspace_folders=[types.WorkspaceFolder(uri=folder.as_uri(), name="ws")],
+            root_uri=folder.as_uri(),
+        )
+    )
+    negotiated = result.capabilities.position_encoding
+    assert str(getattr(negotiated, "value", negotiated)) == encoding
+    return Profile(profile_name, encoding, pull)

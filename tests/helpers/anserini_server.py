@@ -15,7 +15,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from corpus_samples import DATA, read_records
+
+from tests.helpers.corpus_samples import DATA, read_records
 
 DEFAULT_JAR = Path.home() / ".cache" / "citelens-ci" / "anserini-1.7.1-fatjar.jar"
 #: an id with characters a URL path must not carry raw

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from report_factory import generate_run, topics_jsonl
-from sample_data import RUNS
+from tests.helpers.report_factory import generate_run, topics_jsonl
+from tests.helpers.sample_data import RUNS
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SAMPLE_RUNS = sorted(RUNS.glob("*.jsonl")) + sorted(

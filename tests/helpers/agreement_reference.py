@@ -24,7 +24,7 @@ SHARED_SPECS = ("rag26", "rag25", "rag25-autojudge", "ragtime25", "ragtime26", "
 @cache
 def ref() -> SimpleNamespace:
     """The reference modules, imported offline (see tests/reference_oracle.py)."""
-    from reference_oracle import offline_nltk
+    from tests.helpers.reference_oracle import offline_nltk
 
     offline_nltk()
     from autojudge_base import report, report_spec_verification, report_verification, request, track_spec

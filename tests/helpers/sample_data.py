@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 RUNS = DATA / "runs"  # report files
 TOPICS = DATA / "topics"  # topic and request files
 DOCUMENTS = DATA / "documents"  # document text for alignment

@@ -15,9 +15,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from sample_data import RUNS
+from tests.helpers.sample_data import RUNS
 
-TESTS = Path(__file__).parent
+TESTS = Path(__file__).resolve().parents[1]
 NLTK_STUB = TESTS / "fixtures" / "nltk_data"
 
 SAMPLES = RUNS  # the real sample runs (tests/data/runs)

@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from sample_data import DOCUMENTS
+from tests.helpers.sample_data import DOCUMENTS
 
 DATA = DOCUMENTS  # the sample corpora (tests/data/documents)
 

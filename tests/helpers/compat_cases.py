@@ -13,7 +13,7 @@ import random
 import re
 from dataclasses import dataclass, field
 
-from sample_data import DOCUMENTS, RUNS
+from tests.helpers.sample_data import DOCUMENTS, RUNS
 
 DATA = DOCUMENTS
 _RUN_NAMES = {"dragun_run.jsonl": "organizer-gpt-oss-t2.jsonl"}  # the DRAGUN organizer run
