@@ -138,8 +138,8 @@ def phases(spec: str, path: Path, topics_path: Path) -> dict[str, float]:
     best of 3): what is left to optimise, and what a plain json.loads loop costs."""
     from citelens.check import Checker, run_rules
     from citelens.check.rules.coverage import check_coverage, report_facts
-    from citelens.source.document import decode, read_source
     from citelens.source.json_locate import Locator
+    from citelens.source.run_text import decode, read_source
     from citelens.specs import get_spec
     from citelens.topics import load_topics
 

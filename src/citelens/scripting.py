@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from citelens.align.models import SpanCitations
     from citelens.check.finding import Finding
-    from citelens.corpus.document import CorpusDocument
+    from citelens.corpus.corpus_document import CorpusDocument
     from citelens.session import OpenDocument
     from citelens.source.line_index import LineIndex
 

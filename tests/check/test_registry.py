@@ -21,7 +21,7 @@ from citelens.check.registry import (
     RULES,
     STRUCTURE_CODES,
 )
-from citelens.source.document import read_source
+from citelens.source.run_text import read_source
 from citelens.specs import get_spec
 from citelens.specs.loader import parse_spec_text
 from tests.helpers.report_factory import line, report

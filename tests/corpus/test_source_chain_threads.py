@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 
-from citelens.corpus.document import CorpusDocument, Lookup
+from citelens.corpus.corpus_document import CorpusDocument, Lookup
 from citelens.corpus.local_sources import IndexSource
 from citelens.corpus.source import SourceChain
 

@@ -399,7 +399,7 @@ def test_the_summary_groundedness_is_seed_2s_figure():
 
 
 def test_corpus_documents_are_fetched_in_one_call_for_the_whole_file(tmp_path, monkeypatch):
-    from citelens.support.documents import CorpusDocuments
+    from citelens.support.document_text import CorpusDocuments
 
     monkeypatch.setenv("CITELENS_CACHE_DIR", str(tmp_path / "cache"))
     run_path, documents = run_without_embedded_documents(tmp_path)

@@ -120,7 +120,7 @@ class RuleDoc:
     @property
     def implemented_in(self) -> str:
         """The source file of the check (relative to the `citelens` package)."""
-        return "source/document.py" if self.module == "source" else f"check/rules/{self.module}.py"
+        return "source/run_text.py" if self.module == "source" else f"check/rules/{self.module}.py"
 
 
 def _mask_fences(text: str) -> str:

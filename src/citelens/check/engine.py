@@ -32,12 +32,12 @@ from citelens.check.rules.sentences import check_empty_answer, check_scores, che
 from citelens.check.rules.support import SupportHook, check_support
 from citelens.check.track_spec import TrackSpec
 from citelens.check.view import ReportView, TopicInfo
-from citelens.source.document import Item, SourceFile, decode, read_source
 from citelens.source.edits import shift
 from citelens.source.json_locate import Locator
 from citelens.source.json_nodes import Node, locate
 from citelens.source.json_scan import ValueProblem
 from citelens.source.json_types import json_type
+from citelens.source.run_text import Item, SourceFile, decode, read_source
 
 _PROBLEM_CODES = {
     "duplicate_key": "duplicate_key",

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from citelens.check.engine import Checker
     from citelens.check.finding import Finding
     from citelens.check.rules.coverage import ReportFacts
-    from citelens.source.document import Item
+    from citelens.source.run_text import Item
 
 MIN_REPORTS = 2000  # below this, starting processes costs more than it saves
 

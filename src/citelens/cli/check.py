@@ -137,7 +137,7 @@ class _SupportRuns:
 
     def __call__(self, settings: Settings, sources: SourceChain | None) -> SupportRun:
         from citelens.support.cache import VerdictCache
-        from citelens.support.documents import CorpusDocuments
+        from citelens.support.document_text import CorpusDocuments
         from citelens.support.executor import terminal_progress
         from citelens.support.run import SupportRun
         from citelens.support.settings import default_settings

@@ -10,7 +10,7 @@ from citelens.check.result import FileResult
 from citelens.cli.output.as_diff import render_diff
 from citelens.files import write_file
 from citelens.session import Workspace
-from citelens.source.document import decode
+from citelens.source.run_text import decode
 
 _BOM = b"\xef\xbb\xbf"
 

@@ -9,7 +9,7 @@ HTTP) load only when a source of that kind is used.
 
 from __future__ import annotations
 
-from citelens.corpus.document import CorpusDocument, Lookup
+from citelens.corpus.corpus_document import CorpusDocument, Lookup
 from citelens.corpus.local_sources import BrokenSource, CorpusFileSource, EmbeddedSource, IndexSource
 from citelens.corpus.msmarco import parent_document_id
 from citelens.corpus.opening import open_source, open_sources, split_spec

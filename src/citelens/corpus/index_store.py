@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from citelens.corpus.document import CorpusDocument, Lookup
+from citelens.corpus.corpus_document import CorpusDocument, Lookup
 from citelens.corpus.shapes import FieldMap
 
 FORMAT = "citelens-index-1"

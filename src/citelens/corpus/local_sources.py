@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from citelens.corpus.cache_dir import default_index_path
-from citelens.corpus.document import CorpusDocument, Lookup
+from citelens.corpus.corpus_document import CorpusDocument, Lookup
 from citelens.corpus.index_build import IndexBusy, build_index
 from citelens.corpus.index_store import IndexReader, is_index_file
 from citelens.corpus.reading import CorpusFileError, corpus_files

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from citelens.corpus.cache_dir import service_cache_path
-from citelens.corpus.document import CorpusDocument, Lookup
+from citelens.corpus.corpus_document import CorpusDocument, Lookup
 from citelens.corpus.fetched_cache import FetchedCache
 from citelens.corpus.shapes import shapes
 

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from typing import Protocol, runtime_checkable
 
-from citelens.corpus.document import CorpusDocument, Lookup
+from citelens.corpus.corpus_document import CorpusDocument, Lookup
 from citelens.corpus.msmarco import parent_document_id
 
 

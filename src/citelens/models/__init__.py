@@ -6,7 +6,7 @@ import and keep working. Importing this package loads pydantic only.
 
 from __future__ import annotations
 
-from citelens.models.document import Document, load_documents, stream_documents
+from citelens.models.document_record import Document, load_documents, stream_documents
 from citelens.models.legacy_checks import ReportFormatWarning
 from citelens.models.metadata import ReportMetaData, TaskType
 from citelens.models.ranking import (

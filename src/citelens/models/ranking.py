@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from citelens.models.document import Document
+from citelens.models.document_record import Document
 
 
 class RankedDocument(BaseModel):

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from citelens.models import legacy_checks, verification
 from citelens.models.citation_views import as_confidences, as_ordered_ids
-from citelens.models.document import Document
+from citelens.models.document_record import Document
 from citelens.models.metadata import ReportMetaData
 from citelens.models.ranking import RankedDocument, RetrievedDocuments
 from citelens.models.segmentation import paragraphs

@@ -20,7 +20,7 @@ from citelens.check import Finding as EngineFinding
 from citelens.check import Policy, check_report
 from citelens.check.rules.coverage import ReportFacts, check_coverage, report_facts, topic_findings
 from citelens.check.view import ReportView
-from citelens.models.verification import report_value, topic_info
+from citelens.models.verification import topic_info, wire_value
 from citelens.specs import resolve_spec
 
 if TYPE_CHECKING:
@@ -136,7 +136,7 @@ class ReportVerification:
             topic = str(md.topic_id)
             request = self.requests.get(topic)
             info = topic_info(request, self.spec) if self.spec is not None else None
-            found = check_report(report_value(report, self.spec), self.spec, info, strict=self.strict)
+            found = check_report(wire_value(report, self.spec), self.spec, info, strict=self.strict)
             if not any(f.severity == "error" for f in found):
                 self.ok += 1
             origin = (local_path(getattr(report, "path", None)), md.team_id, md.run_id)
@@ -163,7 +163,7 @@ class ReportVerification:
             }
             facts: list[ReportFacts] = []
             for index, report in enumerate(self.reports):
-                view = ReportView.build(report_value(report, self.spec), self.spec)
+                view = ReportView.build(wire_value(report, self.spec), self.spec)
                 facts.append(report_facts(index, view))
             by_code: dict[str, list[tuple[int | None, EngineFinding]]] = {}
 

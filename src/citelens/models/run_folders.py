@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from citelens.files import FileError, read_bytes
 from citelens.models.report import Report
-from citelens.source.document import decode, read_source
+from citelens.source.run_text import decode, read_source
 
 
 class RunLoadWarning(UserWarning):

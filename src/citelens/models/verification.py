@@ -22,7 +22,7 @@ class TrackSpecVerificationError(RuntimeError):
     """A report breaks its track spec (a RuntimeError, as the reference library raises)."""
 
 
-def report_value(report: Report, spec: TrackSpec | None, use_answer: bool = False) -> dict[str, Any]:
+def wire_value(report: Report, spec: TrackSpec | None, use_answer: bool = False) -> dict[str, Any]:
     """The report as the wire value the engine checks, in `spec`'s layout.
 
     Of the synced topic-id names only the spec's own is written, so that the aliases the
@@ -85,7 +85,7 @@ def findings(
     """(error messages, warning messages) of `report` under `spec`."""
     resolved = resolve_spec(spec)
     info = topic_info(request, resolved) if resolved is not None else None
-    found = check_report(report_value(report, resolved, use_answer), resolved, info)
+    found = check_report(wire_value(report, resolved, use_answer), resolved, info)
     errors = [f.message for f in found if f.severity == "error"]
     warnings = [f.message for f in found if f.severity != "error"]
     return errors, warnings

@@ -37,8 +37,8 @@ if TYPE_CHECKING:
     from citelens.fixes.apply import FixOutcome
     from citelens.session.changes import TextChange
     from citelens.session.conversion import ConversionResult
-    from citelens.session.document import OpenDocument
     from citelens.session.lookup import CitationInfo, NodeInfo, SentenceInfo
+    from citelens.session.open_document import OpenDocument
     from citelens.session.workspace import Workspace
     from citelens.source.edits import Edit, Fix
 
@@ -53,7 +53,7 @@ _EXPORTS = {
     "Fix": "citelens.source.edits",
     "FixOutcome": "citelens.fixes.apply",
     "NodeInfo": "citelens.session.lookup",
-    "OpenDocument": "citelens.session.document",
+    "OpenDocument": "citelens.session.open_document",
     "SentenceInfo": "citelens.session.lookup",
     "Settings": "citelens.config.settings",
     "TextChange": "citelens.session.changes",

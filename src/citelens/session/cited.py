@@ -23,8 +23,8 @@ from citelens.source.json_nodes import pointer_join
 from citelens.source.json_string_map import raw_offsets
 
 if TYPE_CHECKING:
-    from citelens.session.document import OpenDocument
     from citelens.session.lookup import CitationInfo
+    from citelens.session.open_document import OpenDocument
     from citelens.support.verdict import SupportVerdict
 
 EMBEDDED_DOCUMENTS = "the report's documents"
@@ -94,17 +94,18 @@ def cited_evidence(doc: OpenDocument, offset: int) -> CitedEvidence | None:
     return CitedEvidence(citation, found, why, judged[1] if judged is not None else None)
 
 
-def report_value(doc: OpenDocument, report: int) -> Mapping[str, Any] | None:
+def decoded_report(doc: OpenDocument, report: int) -> Mapping[str, Any] | None:
+    """The JSON object of report item `report`, or None (no such item, not an object)."""
     items = doc.items
     if not 0 <= report < len(items):
         return None
-    value = items[report].decoded(doc.text).value
-    return value if isinstance(value, Mapping) else None
+    item = items[report].decoded(doc.text)
+    return item.value if item.syntax is None and isinstance(item.value, Mapping) else None
 
 
 def cited_document(doc: OpenDocument, report: int, doc_id: str) -> tuple[CitedDocument | None, str | None]:
     """(the document, None) or (None, why not when a source could not answer)."""
-    value = report_value(doc, report)
+    value = decoded_report(doc, report)
     if value is not None:
         found = embedded_document(value, doc_id)
         if found is not None:
@@ -135,7 +136,7 @@ def cited_document(doc: OpenDocument, report: int, doc_id: str) -> tuple[CitedDo
 def embedded_document(report: Mapping[str, Any], doc_id: str) -> CitedDocument | None:
     """A document the report carries: in `documents` (a map by id, or a list) with the
     text the support judge reads from it, else a `doc` embedded in its `ranking`."""
-    from citelens.support.documents import ID_FIELDS, document_text
+    from citelens.support.document_text import ID_FIELDS, document_text
 
     documents = report.get("documents")
     entries: list[tuple[str, Any]] = []

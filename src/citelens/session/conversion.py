@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from citelens.check.finding import Edit, Finding
-from citelens.source.document import Item, Layout
 from citelens.source.json_nodes import locate
 from citelens.source.json_text import json_dumps
+from citelens.source.run_text import Item, Layout
 from citelens.specs.model import TrackSpec
 
 

@@ -8,12 +8,13 @@ out here from the document and its spec (the editor only formats them).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from citelens.session.cited import decoded_report
 from citelens.source.json_nodes import pointer_tokens
 
 if TYPE_CHECKING:
-    from citelens.session.document import OpenDocument
+    from citelens.session.open_document import OpenDocument
 
 #: a sentence's text is shortened to this many characters in a hover
 SHORT_TEXT = 80
@@ -52,11 +53,6 @@ def short(text: str, limit: int = SHORT_TEXT) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def _report_value(doc: OpenDocument, report: int) -> Any:
-    item = doc.items[report].decoded(doc.text)
-    return item.value if item.syntax is None else None
-
-
 def reference_at(doc: OpenDocument, offset: int) -> ReferenceFacts | None:
     """The `references` entry under `offset` and the sentences citing it."""
     node = doc.node_at(offset)
@@ -65,7 +61,7 @@ def reference_at(doc: OpenDocument, offset: int) -> ReferenceFacts | None:
     tokens = pointer_tokens(node.pointer)
     if len(tokens) != 2 or tokens[0] != "references" or not tokens[1].isdigit():
         return None
-    value = _report_value(doc, node.report)
+    value = decoded_report(doc, node.report)
     refs = value.get("references") if isinstance(value, dict) else None
     k = int(tokens[1])
     if not isinstance(refs, list) or k >= len(refs):

@@ -16,7 +16,9 @@ from dataclasses import dataclass
 
 from citelens.check.finding import Finding
 from citelens.check.rules.coverage import ReportFacts
-from citelens.source.document import (
+from citelens.source.json_scan import JsonSyntaxError, parse
+from citelens.source.line_index import LineIndex
+from citelens.source.run_text import (
     Item,
     Layout,
     SourceFile,
@@ -27,8 +29,6 @@ from citelens.source.document import (
     read_item,
     read_source,
 )
-from citelens.source.json_scan import JsonSyntaxError, parse
-from citelens.source.line_index import LineIndex
 
 
 @dataclass(slots=True)

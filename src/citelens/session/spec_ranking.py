@@ -21,7 +21,7 @@ def rank_specs(text: str, spec_ids: list[str] | None = None) -> list[SpecFit]:
     """The built-in specs (or `spec_ids`) with the errors and warnings of `text` under
     each: those with no errors first, then by fewest errors, fewest warnings, name."""
     from citelens.check.engine import Checker
-    from citelens.source.document import read_source
+    from citelens.source.run_text import read_source
     from citelens.specs import builtin_specs
 
     specs = builtin_specs()

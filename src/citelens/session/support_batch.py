@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from citelens.check.view import ReportView
-    from citelens.session.document import OpenDocument
+    from citelens.session.open_document import OpenDocument
     from citelens.support.run import SupportRun
 
 

@@ -30,7 +30,7 @@ from citelens.session.layers import (
 
 if TYPE_CHECKING:
     from citelens.corpus import SourceChain
-    from citelens.session.document import OpenDocument
+    from citelens.session.open_document import OpenDocument
     from citelens.support.run import SupportRun
 
 _Stamp = tuple[int, int] | None
@@ -284,7 +284,7 @@ class Workspace:
     # --- documents ------------------------------------------------------------------
     def open(self, uri_or_path: str | Path, text: str, version: int | None = None) -> OpenDocument:
         """Open (or re-open) a document with the editor's text."""
-        from citelens.session.document import OpenDocument
+        from citelens.session.open_document import OpenDocument
 
         key, path = path_of(uri_or_path)
         doc = OpenDocument(self, key, path, text, version)
@@ -295,8 +295,8 @@ class Workspace:
         """Open a file from disk (UTF-8 decoded; undecodable bytes become U+FFFD and are
         listed in `problems`). A file that cannot be read is a `FileError` naming it."""
         from citelens.files import read_bytes
-        from citelens.session.document import OpenDocument
-        from citelens.source.document import decode
+        from citelens.session.open_document import OpenDocument
+        from citelens.source.run_text import decode
 
         key, file_path = path_of(Path(path))
         text, problems = decode(read_bytes(path))

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from citelens.support.cache import VerdictCache, settings_fingerprint, text_hash, verdict_key
-from citelens.support.documents import embedded_documents
+from citelens.support.document_text import embedded_documents
 from citelens.support.executor import Progress, run_judgements
 from citelens.support.settings import SupportSettings, default_settings
 

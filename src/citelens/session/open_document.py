@@ -15,9 +15,9 @@ from citelens.session.changes import TextChange
 from citelens.session.conversion import ConversionResult, convert_items
 from citelens.session.lookup import CitationInfo, NodeInfo, SentenceInfo, node_at, sentences
 from citelens.session.reports import Outcome, Reports, placed
-from citelens.source.document import Item, TextProblem
 from citelens.source.json_nodes import Node
 from citelens.source.line_index import LineIndex
+from citelens.source.run_text import Item, TextProblem
 
 if TYPE_CHECKING:
     from citelens.check.engine import Checker
