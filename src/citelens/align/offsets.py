@@ -40,11 +40,3 @@ class OffsetMap:
         if convert is None:
             raise ValueError(f"unknown encoding {encoding!r}")
         return convert(start), convert(end)
-
-
-def to_utf16(text: str, offset: int) -> int:
-    return OffsetMap(text).utf16(offset)
-
-
-def to_utf8(text: str, offset: int) -> int:
-    return OffsetMap(text).utf8(offset)

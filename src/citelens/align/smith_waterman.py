@@ -179,34 +179,6 @@ def align_many(
     return out
 
 
-def align_many_arrays(
-    query: Tokens, targets: Sequence[Tokens], match: int = 2, mismatch: int = -1, gap: int = -1
-) -> HitArrays:
-    """Like ``align_many`` without match blocks, as six int64 arrays (score, token_start,
-    token_end, query_start, query_end, matches) - for scoring many passages at once."""
-    import numpy as np
-
-    if match <= 0 or mismatch > 0 or gap > 0 or not len(query):
-        hits = [align_pair(query, t, match, mismatch, gap) for t in targets]
-        return tuple(
-            np.asarray([getattr(h, f) for h in hits], dtype=np.int64)
-            for f in ("score", "token_start", "token_end", "query_start", "query_end", "matches")
-        )
-    parts: list[HitArrays] = []
-    for chunk in _chunks(len(query), targets, -gap):
-        if len(chunk) == 1 and not _fits(len(query), len(chunk[0]) + 1, -gap):
-            h = align_pair(query, chunk[0], match, mismatch, gap)
-            parts.append(
-                tuple(
-                    np.asarray([v], dtype=np.int64)
-                    for v in (h.score, h.token_start, h.token_end, h.query_start, h.query_end, h.matches)
-                )
-            )
-        else:
-            parts.append(_align_packed(query, chunk, match, mismatch, gap, False)[0])
-    return tuple(np.concatenate([p[i] for p in parts]) for i in range(6))
-
-
 def _chunks(m: int, targets: Sequence[Tokens], gap_cost: int) -> list[list[Tokens]]:
     """Consecutive groups of targets small enough for one packed pass."""
     chunks: list[list[Tokens]] = []

@@ -12,7 +12,6 @@ import contextlib
 import fcntl
 import json
 import operator
-import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -437,10 +436,3 @@ def build_index(
             con.close()
     report.seconds = time.monotonic() - started
     return report
-
-
-def remove_index(db: Path) -> None:
-    """Delete an index file and its WAL companions."""
-    for suffix in ("", "-wal", "-shm", ".lock"):
-        with contextlib.suppress(FileNotFoundError):
-            os.remove(db.with_name(db.name + suffix))
