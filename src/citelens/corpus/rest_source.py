@@ -27,6 +27,7 @@ from typing import Any
 from citelens.corpus.cache_dir import service_cache_path
 from citelens.corpus.document import CorpusDocument, Lookup
 from citelens.corpus.fetched_cache import FetchedCache
+from citelens.corpus.http_fetch import DEFAULT_MAX_BYTES, BodyTooLarge, get, token_refusal
 from citelens.corpus.shapes import shapes
 
 _log = logging.getLogger(__name__)
@@ -44,6 +45,7 @@ class ServiceOptions:
     concurrency: int = 8
     cache: bool = True
     encode_twice: bool = True  # see RestSource.doc_url
+    max_bytes: int = DEFAULT_MAX_BYTES  # the largest answer read (`;max_mb=N`)
 
 
 class _Answer:
@@ -114,6 +116,8 @@ class RestSource:
     def _headers(self) -> dict[str, str] | str:
         headers = {"Accept": "application/json", "User-Agent": "citelens"}
         if self.token_env:
+            if refusal := token_refusal(self.base_url):
+                return refusal
             token = os.environ.get(self.token_env)
             if not token:
                 return f"the token variable ${self.token_env} is not set"
@@ -130,10 +134,9 @@ class RestSource:
             left = deadline - time.monotonic()
             if left <= 0:
                 return _Answer(problem=f"no answer within {self.options.timeout:g} s")
-            request = urllib.request.Request(url, headers=headers)
             try:
-                with urllib.request.urlopen(request, timeout=min(self.options.timeout, left)) as response:
-                    payload = json.loads(response.read().decode("utf-8"))
+                body = get(url, headers, min(self.options.timeout, left), self.options.max_bytes)
+                payload = json.loads(body.decode("utf-8"))
                 _log.debug("GET %s -> 200", url)
                 if not isinstance(payload, dict):
                     return _Answer(problem="the service answered something that is not a JSON object")
@@ -142,6 +145,8 @@ class RestSource:
                     _log.debug("GET %s answered another document (%s)", url, returned)
                     return _Answer(found=False)  # not the document asked for
                 return _Answer(found=True, body=payload.get("doc"))
+            except BodyTooLarge as exc:
+                return _Answer(problem=str(exc))
             except urllib.error.HTTPError as exc:
                 _log.debug("GET %s -> %s", url, exc.code)
                 if exc.code == 404:
