@@ -96,3 +96,23 @@ def test_check_names_an_option_out_of_range_instead_of_an_internal_error(tmp_pat
     )  # fmt: skip
     assert "internal error" not in done.stderr and "OverflowError" not in done.stderr
     assert "timeout='inf' is out of range" in done.stdout + done.stderr
+
+
+def test_a_corpus_folder_walk_stops_at_its_depth_and_entry_limits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from citelens.corpus.reading import CorpusFileError, corpus_files
+
+    deep = tmp_path / "corpus" / "a" / "b" / "c"
+    deep.mkdir(parents=True)
+    (deep / "docs.jsonl").write_text('{"docid": "d1", "contents": "x"}\n')
+    for i in range(30):
+        (tmp_path / "corpus" / f"note-{i}.txt").write_text("x")
+    assert corpus_files(tmp_path / "corpus") == [deep / "docs.jsonl"]
+    monkeypatch.setenv("CITELENS_CORPUS_WALK_DEPTH", "2")
+    with pytest.raises(CorpusFileError, match=r"at most 2 folders deep.*CITELENS_CORPUS_WALK_DEPTH"):
+        corpus_files(tmp_path / "corpus")
+    monkeypatch.delenv("CITELENS_CORPUS_WALK_DEPTH")
+    monkeypatch.setenv("CITELENS_CORPUS_WALK_ENTRIES", "20")
+    with pytest.raises(CorpusFileError, match="after 20 folder entries; is this the corpus folder"):
+        corpus_files(tmp_path / "corpus")

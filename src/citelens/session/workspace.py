@@ -152,7 +152,11 @@ class Workspace:
         self._watch(user)
         loaded = self._loaded.get(user)
         if loaded is None:
-            if not user.is_file():
+            try:
+                present = user.is_file()
+            except OSError:  # a config folder this user may not look into: none of theirs
+                present = False
+            if not present:
                 return []
             loaded = self._loaded[user] = load_config(user)
         return [project_layer(loaded)]
