@@ -105,3 +105,30 @@ def test_check_support_with_a_garbage_cache_gives_its_findings_and_one_warning(t
     assert damaged.returncode == plain.returncode == 0, damaged.stderr
     assert damaged.stdout == plain.stdout and "internal error" not in damaged.stderr
     assert damaged.stderr.count("warning: the verdict cache") == 1
+
+
+def test_a_damaged_or_locked_fetched_documents_cache_costs_no_document(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from service import running_service
+
+    from citelens.corpus import open_sources
+    from citelens.corpus.cache_dir import service_cache_path
+
+    monkeypatch.setenv("CITELENS_CACHE_DIR", str(tmp_path / "cache"))
+    with running_service() as service:
+        path = service_cache_path(service.url)
+        path.parent.mkdir(parents=True)
+        path.write_bytes(b"garbage, not SQLite " * 50)
+        answer = open_sources([service.url]).get_many(["d1"])
+        assert answer.documents["d1"] is not None and not answer.unanswered
+        assert list(path.parent.glob(f"{path.name}.damaged-*")) and "was damaged" in caplog.text
+        holder = sqlite3.connect(path, isolation_level=None)  # the rebuilt cache, now held by another process
+        holder.execute("BEGIN EXCLUSIVE")
+        try:
+            locked = open_sources([service.url]).get_many(["d2"])
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+    assert locked.documents["d2"] is not None and not locked.unanswered
+    assert "is locked by another process" in caplog.text

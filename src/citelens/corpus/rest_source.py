@@ -11,10 +11,12 @@ remaining ids are unanswered at once instead of each waiting for its own timeout
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import json
 import logging
 import os
 import re
+import sqlite3
 import threading
 import time
 import urllib.error
@@ -29,6 +31,7 @@ from citelens.corpus.document import CorpusDocument, Lookup
 from citelens.corpus.fetched_cache import FetchedCache
 from citelens.corpus.http_fetch import DEFAULT_MAX_BYTES, BodyTooLarge, get, token_refusal
 from citelens.corpus.shapes import shapes
+from citelens.files.cache_file import is_damaged, move_aside, why_unusable
 
 _log = logging.getLogger(__name__)
 
@@ -181,19 +184,38 @@ class RestSource:
         if not self.options.cache:
             return None
         if self._cache is None:
+            path = service_cache_path(self.base_url)
             try:
-                self._cache = FetchedCache(service_cache_path(self.base_url))
-            except Exception as exc:  # an unwritable cache must not stop lookups
-                _log.debug("no fetched-documents cache: %s", exc)
-                self.options = ServiceOptions(**{**self.options.__dict__, "cache": False})
+                self._cache = FetchedCache(path)
+            except (sqlite3.Error, OSError) as exc:  # an unusable cache must not stop lookups
+                aside = move_aside(path) if is_damaged(exc) else None
+                if aside is not None:
+                    _log.warning("the fetched-documents cache %s was damaged; moved to %s", path, aside.name)
+                    return self._cache_store()
+                self._drop_cache(exc)
                 return None
         return self._cache
+
+    def _drop_cache(self, exc: BaseException) -> None:
+        """Go on without the disk cache, and say so once."""
+        _log.warning(
+            "the fetched-documents cache of %s %s; fetching without it", self.base_url, why_unusable(exc)
+        )
+        if self._cache is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._cache.close()
+            self._cache = None
+        self.options = ServiceOptions(**{**self.options.__dict__, "cache": False})
 
     def get_many(self, ids: Iterable[str]) -> Lookup:
         wanted = list(dict.fromkeys(ids))
         out = Lookup()
         cache = self._cache_store()
-        cached = cache.get_many(wanted) if cache is not None else {}
+        try:
+            cached = cache.get_many(wanted) if cache is not None else {}
+        except sqlite3.Error as exc:
+            self._drop_cache(exc)
+            cache, cached = None, {}
         for doc_id, (found, body) in cached.items():
             out.documents[doc_id] = service_document(doc_id, body, self.base_url) if found else None
         todo = [i for i in wanted if i not in cached]
@@ -230,5 +252,8 @@ class RestSource:
                 out.documents[doc_id] = None
                 fresh[doc_id] = (False, None)
         if cache is not None:
-            cache.put_many(fresh)
+            try:
+                cache.put_many(fresh)
+            except sqlite3.Error as exc:
+                self._drop_cache(exc)
         return out

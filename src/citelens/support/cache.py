@@ -8,23 +8,19 @@ import contextlib
 import hashlib
 import json
 import logging
-import os
 import sqlite3
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from citelens.files.cache_file import LOCK_WAIT, is_damaged, move_aside, why_unusable
 from citelens.support.settings import SupportSettings
 
 if TYPE_CHECKING:  # loaded when verdicts are read or written (a finished file needs neither)
     from citelens.support.verdict import SupportVerdict
 
 _log = logging.getLogger(__name__)
-
-#: how long to wait for another process holding the cache file before checking without it
-LOCK_WAIT = 2.0
 
 # rows are `verdict.to_row` arrays (a file of an older layout keeps its old table, unread)
 _SCHEMA = "CREATE TABLE IF NOT EXISTS verdict_rows (key TEXT PRIMARY KEY, row TEXT NOT NULL)"
@@ -93,7 +89,7 @@ class VerdictCache:
             try:
                 self._db = self._open(self.path)
             except (sqlite3.Error, OSError) as exc:
-                if not _damaged(exc) or not self._move_aside(self.path):
+                if not is_damaged(exc) or not self._move_aside(self.path):
                     self._give_up(exc)
                     return None
                 try:
@@ -116,13 +112,8 @@ class VerdictCache:
         return db
 
     def _move_aside(self, path: Path) -> bool:
-        aside = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
-        try:
-            os.replace(path, aside)
-            for suffix in ("-wal", "-shm", "-journal"):
-                if os.path.exists(f"{path}{suffix}"):
-                    os.replace(f"{path}{suffix}", f"{aside}{suffix}")
-        except OSError:
+        aside = move_aside(path)
+        if aside is None:
             return False
         self._warn(
             f"the verdict cache {path} was damaged; it was moved to {aside.name} and a new one started"
@@ -136,7 +127,7 @@ class VerdictCache:
                 self._db.close()
             self._db = None
         self._pending.clear()
-        self.problem = _why(exc)
+        self.problem = why_unusable(exc)
         self._warn(
             f"the verdict cache {self.path} {self.problem}; checking without it (verdicts are not kept)"
         )
@@ -204,29 +195,3 @@ class VerdictCache:
 
 def _suppressed() -> contextlib.AbstractContextManager[None]:
     return contextlib.suppress(sqlite3.Error)
-
-
-def _damaged(exc: BaseException) -> bool:
-    """A file that is not (or no longer) an SQLite database, as opposed to one in use."""
-    text = str(exc).lower()
-    return isinstance(exc, sqlite3.DatabaseError) and ("not a database" in text or "malformed" in text)
-
-
-#: words of SQLite's and the system's messages -> what the user reads
-_REASONS = (
-    (("locked", "busy"), f"is locked by another process (waited {LOCK_WAIT:g} s)"),
-    (
-        ("readonly", "read-only", "permission", "unable to open"),
-        "cannot be written (a read-only file or folder?)",
-    ),
-    (("no such column", "no such table", "has no column"), "has a layout this version does not know"),
-    (("not a database", "malformed"), "is damaged and could not be moved aside"),
-)
-
-
-def _why(exc: BaseException) -> str:
-    text = str(exc).lower()
-    for words, reason in _REASONS:
-        if any(w in text for w in words):
-            return reason
-    return f"cannot be used ({type(exc).__name__}: {exc})"
