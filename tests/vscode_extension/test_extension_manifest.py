@@ -40,3 +40,17 @@ def test_every_server_setting_is_resource_scoped_and_says_the_project_file_wins(
         assert "citelens.toml" in prop["markdownDescription"] and "wins" in prop["markdownDescription"], key
     for key in ("debounceMs", "inlayHints", "interpreter"):
         assert props[f"citelens.{key}"]["scope"] == "resource"
+
+
+def test_restricted_mode_is_declared_and_the_settings_that_run_or_contact_are_restricted() -> None:
+    """VS Code ignores the workspace's values of these in an untrusted folder; they are the
+    editor's rows of the sensitive-settings table (config/sensitive.py)."""
+    from citelens.config.sensitive import SENSITIVE
+
+    manifest = json.loads(MANIFEST.read_text(encoding="utf-8"))
+    untrusted = manifest["capabilities"]["untrustedWorkspaces"]
+    assert untrusted["supported"] == "limited" and "citelens trust" in untrusted["description"]
+    editor_rows = {row.setting for row in SENSITIVE if row.holder == "vscode"}
+    assert editor_rows == {"citelens.interpreter", "citelens.corpora"}
+    assert set(untrusted["restrictedConfigurations"]) == editor_rows
+    assert editor_rows <= set(_properties())

@@ -40,5 +40,6 @@ export async function interpreterFor(resource?: vscode.Uri): Promise<Interpreter
     ctx: { workspaceFolder: folder?.uri.fsPath, home: os.homedir() },
     python: await pythonEnvironments(),
     resource: folder?.uri,
+    trusted: vscode.workspace.isTrusted,
   });
 }

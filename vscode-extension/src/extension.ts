@@ -64,6 +64,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
     log.onDidChangeLogLevel(() => srv.notifySettingsChanged()),
     vscode.workspace.onDidChangeWorkspaceFolders(() => restarts.request("workspace folders changed")),
+    // trusted now: the workspace's own interpreter and settings may apply
+    vscode.workspace.onDidGrantWorkspaceTrust(() => restarts.request("workspace trusted")),
   );
   const pythonWatch = await onDidChangePythonInterpreter(() => {
     if (!vscode.workspace.getConfiguration("citelens").get<string>("interpreter")) restarts.request("interpreter selected in the Python extension");

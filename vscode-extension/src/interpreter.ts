@@ -33,15 +33,36 @@ export interface ResolveInput {
   python?: PythonEnvironments;
   /** The resource (workspace folder URI) the server is started for. */
   resource?: unknown;
+  /**
+   * VS Code's workspace trust. In an untrusted workspace no program the workspace could
+   * provide is run: not the Python extension's choice (it may be a `.venv` of the
+   * repository), not a setting that points into the workspace folder.
+   */
+  trusted?: boolean;
 }
 
 export async function resolveInterpreter(input: ResolveInput): Promise<Interpreter> {
   const configured = input.configured?.trim();
+  const trusted = input.trusted ?? true;
+  if (configured && !trusted && configured.includes("${workspaceFolder}")) {
+    return {
+      command: DEFAULT_PYTHON,
+      source: "default",
+      reason: `the workspace is not trusted, so citelens.interpreter (${configured}) is not run from it; using ${DEFAULT_PYTHON} on the PATH`,
+    };
+  }
   if (configured) {
     return {
       command: expandPath(configured, input.ctx),
       source: "setting",
       reason: "from the setting citelens.interpreter",
+    };
+  }
+  if (input.python && !trusted) {
+    return {
+      command: DEFAULT_PYTHON,
+      source: "default",
+      reason: `the workspace is not trusted, so the interpreter selected in the Python extension (it may be the workspace's own) is not run; using ${DEFAULT_PYTHON} on the PATH`,
     };
   }
   if (input.python) {

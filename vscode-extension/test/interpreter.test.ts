@@ -116,3 +116,27 @@ describe("interpreterFor (through the vscode API)", () => {
     expect((await interpreterFor(Uri.file("/w/a/run.jsonl"))).command).toBe("python3");
   });
 });
+
+describe("an untrusted workspace", () => {
+  it("runs neither the Python extension's choice nor a path into the workspace", async () => {
+    const python = pythonApi({ "": "/work/proj/.venv/bin/python" });
+    const viaExtension = await resolveInterpreter({ configured: "", ctx, python, trusted: false });
+    expect(viaExtension).toMatchObject({ command: DEFAULT_PYTHON, source: "default" });
+    expect(viaExtension.reason).toContain("not trusted");
+    const intoWorkspace = await resolveInterpreter({ configured: "${workspaceFolder}/.venv/bin/python", ctx, python, trusted: false });
+    expect(intoWorkspace).toMatchObject({ command: DEFAULT_PYTHON, source: "default" });
+    // the user's own interpreter elsewhere still applies (VS Code gives only user values then)
+    const own = await resolveInterpreter({ configured: "~/envs/cl/bin/python", ctx, python, trusted: false });
+    expect(own).toMatchObject({ command: "/home/ann/envs/cl/bin/python", source: "setting" });
+  });
+
+  it("is what interpreterFor asks VS Code about", async () => {
+    fake.reset();
+    fake.addFolder("/work/proj");
+    fake.settings[""] = { interpreter: "${workspaceFolder}/.venv/bin/python" };
+    expect((await interpreterFor(Uri.file("/work/proj/run.jsonl"))).command).toBe("/work/proj/.venv/bin/python");
+    fake.trusted = false;
+    expect((await interpreterFor(Uri.file("/work/proj/run.jsonl"))).command).toBe(DEFAULT_PYTHON);
+    fake.reset();
+  });
+});

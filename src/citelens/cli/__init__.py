@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "index": ("index", "build the local index of corpus files (incremental, resumable)"),
     "show": ("show", "print a document from the configured document sources"),
     "serve": ("serve", "run the language server (LSP over stdio) for editors"),
+    "trust": ("trust", "trust a project file to name services and tokens (see docs/security.md)"),
 }
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2

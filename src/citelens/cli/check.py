@@ -143,7 +143,7 @@ class _SupportRuns:
         from citelens.support.settings import default_settings
 
         if self.cache is None:
-            self.cache = VerdictCache(_cache_path(self.args.support_cache))
+            self.cache = VerdictCache(_cache_path(self.args.support_cache), warn=_warn)
         return SupportRun(
             settings=default_settings().with_overrides(dict(settings.support_thresholds)),
             cache=self.cache,
@@ -155,6 +155,10 @@ class _SupportRuns:
     def close(self) -> None:
         if self.cache is not None:
             self.cache.close()
+
+
+def _warn(message: str) -> None:
+    print(f"citelens check: warning: {message}", file=sys.stderr)
 
 
 def _cache_path(raw: str | None) -> Path | None:
@@ -205,6 +209,9 @@ def run(args: argparse.Namespace) -> int:
         for path in named.paths:
             shown = STDIN_NAME if path == "-" else path
             checker = workspace.checker_for(Path.cwd() / shown if path == "-" else path)
+            for message in workspace.messages:  # e.g. what an untrusted project file may not do
+                print(f"citelens check: {message}", file=sys.stderr)
+            workspace.messages.clear()
             try:
                 data = read_bytes(path)
             except FileError as exc:  # one unreadable file: say so, check the others

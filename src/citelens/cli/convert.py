@@ -39,7 +39,8 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from citelens.check import Checker
-    from citelens.files import FileError, write_file
+    from citelens.files import FileError, read_bytes, write_file
+    from citelens.files.snapshot import Snapshot
     from citelens.session import Workspace
     from citelens.source.edits import apply_edits
     from citelens.specs import SpecError, resolve_spec
@@ -50,6 +51,8 @@ def run(args: argparse.Namespace) -> int:
         target = resolve_spec(args.to)
         source_spec = resolve_spec(args.source) if args.source else None
         topics = load_topics(args.topics) if args.topics else None
+        # what the file written over was, so that a change to it meanwhile is not lost
+        read_as = Snapshot.of(src, read_bytes(src)) if args.in_place else None
         doc = Workspace().open_file(src)
     except (OSError, SpecError, TopicFileError) as exc:
         print(f"citelens convert: {exc}", file=sys.stderr)
@@ -63,6 +66,12 @@ def run(args: argparse.Namespace) -> int:
         if out_path.is_file() and not args.force:  # a pipe or /dev/stdout is written to, not replaced
             print(f"citelens convert: {out_path} exists; use --force to replace it", file=sys.stderr)
             return EXIT_USAGE
+        if out_path.is_file():
+            try:
+                read_as = Snapshot.of(out_path, read_bytes(out_path))
+            except OSError as exc:
+                print(f"citelens convert: {FileError.of(out_path, exc, 'cannot read it')}", file=sys.stderr)
+                return EXIT_USAGE
 
     lines = doc.line_index
 
@@ -94,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(body)
     else:
         try:
-            write_file(out_path, body.encode("utf-8"))
+            write_file(out_path, body.encode("utf-8"), unchanged_since=read_as)
         except FileError as exc:
             print(f"citelens convert: {exc}", file=sys.stderr)
             return EXIT_USAGE

@@ -8,7 +8,8 @@ from typing import TextIO
 
 from citelens.check.result import FileResult
 from citelens.cli.output.as_diff import render_diff
-from citelens.files import write_file
+from citelens.files import FileError, write_file
+from citelens.files.snapshot import Snapshot
 from citelens.session import Workspace
 from citelens.source.run_text import decode
 
@@ -22,6 +23,10 @@ def apply_fixes(
     was checked from; write it back, or print the diff. Returns the findings left (the
     original ones when nothing was written). Raises `FileError` when the file cannot be
     written; it is then unchanged."""
+    try:
+        read_as = Snapshot.of(result.path, data) if write else None
+    except OSError as exc:
+        raise FileError.of(result.path, exc, "cannot fix it") from None
     text, problems = decode(data)
     if problems:
         print(
@@ -36,7 +41,8 @@ def apply_fixes(
         return outcome.result
     bom = "\ufeff" if data.startswith(_BOM) else ""
     if write:
-        write_file(result.path, (bom + outcome.text).encode("utf-8"))
+        # refused if the file is no longer the bytes these fixes were computed from
+        write_file(result.path, (bom + outcome.text).encode("utf-8"), unchanged_since=read_as)
         print(f"{result.path}: applied {len(outcome.applied)} fix(es)", file=sys.stderr)
     else:
         stream.write(render_diff(bom + text, bom + outcome.text, result.path))

@@ -30,6 +30,8 @@ def _configured_corpora() -> tuple[list[str], Path | None]:
         settings = settings_for(Path.cwd() / "_")
     except Exception:
         return [], None
+    for message in settings.withheld:  # what an untrusted project file may not do
+        print(f"citelens show: {message}", file=sys.stderr)
     base = settings.source.parent if settings.source is not None else None
     return list(settings.corpora), base
 

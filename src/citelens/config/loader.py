@@ -13,6 +13,7 @@ from typing import Any, Final
 
 from citelens.config.error import ConfigError
 from citelens.config.settings import SETTING_KEYS, SETTING_TYPES, Settings, check_severity_table, suggestion
+from citelens.config.trust import withhold_untrusted
 from citelens.source.toml_lines import Table, TomlLines, syntax_error
 
 #: config file name -> the table inside it that holds the settings (() = top level)
@@ -132,6 +133,7 @@ def load_config(path: str | Path) -> Settings:
         if bad:
             raise ConfigError(f"{key!r} must be a list of strings, not holding {bad[0]!r}", path, line(key))
 
+    raw, withheld = withhold_untrusted(raw, path)
     support_thresholds = _support_thresholds(raw.get("support_thresholds", {}), path, line)
     base = path.parent
     spec = _resolve_spec(raw["spec"], base, path, line("spec")) if "spec" in raw else None
@@ -154,6 +156,7 @@ def load_config(path: str | Path) -> Settings:
         support=raw.get("support", False),
         support_thresholds=support_thresholds,
         origins=dict.fromkeys(raw, str(path)),
+        withheld=(withheld,) if withheld else (),
     )
 
 

@@ -57,6 +57,8 @@ class Settings:
     # where each key's value came from ("default", "command line", a config file path,
     # "editor settings (FOLDER)", "initialization options"); not part of equality
     origins: Mapping[str, str] = field(default_factory=dict, compare=False)
+    # what a project file asked for that needs trust and was left out (`config.trust`)
+    withheld: tuple[str, ...] = field(default=(), compare=False)
 
     def origin(self, key: str) -> str:
         """Where the value of `key` came from."""

@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from citelens.files.cache_file import LOCK_WAIT
+
 #: how long "the service does not have it" is believed before asking again
 ABSENT_SECONDS = 24 * 3600.0
 
@@ -18,7 +20,7 @@ class FetchedCache:
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        self.con = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=10)
+        self.con = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=LOCK_WAIT)
         self.con.execute("PRAGMA journal_mode=WAL")
         self.con.execute(
             "CREATE TABLE IF NOT EXISTS fetched(id TEXT PRIMARY KEY, found INTEGER NOT NULL, body TEXT, at REAL NOT NULL)"

@@ -18,7 +18,15 @@ from citelens.corpus.source import DocumentSource, SourceChain
 
 #: options each kind of source takes
 FIELD_OPTIONS = ("id", "text", "title", "url")
-SERVICE_OPTIONS = ("token_env", "timeout", "retries", "concurrency", "cache", "encode")
+SERVICE_OPTIONS = ("token_env", "timeout", "retries", "concurrency", "cache", "encode", "max_mb")
+#: the numeric options of a service: (type, default, lowest, highest); a value outside is
+#: refused with the range, not clamped (`retries=2000` was a typo, not a wish)
+SERVICE_RANGES: dict[str, tuple[type, float, float, float]] = {
+    "timeout": (float, 10.0, 0.1, 600.0),
+    "retries": (int, 2, 0, 10),
+    "concurrency": (int, 8, 1, 64),
+    "max_mb": (float, 64.0, 0.001, 4096.0),
+}
 
 
 def split_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -38,6 +46,25 @@ def _unknown(options: dict[str, str], known: Sequence[str]) -> str | None:
     return None
 
 
+def _numbers(options: dict[str, str]) -> dict[str, float] | str:
+    """The numeric service options, each checked against its range (or why one is bad)."""
+    out: dict[str, float] = {}
+    for name, (kind, default, low, high) in SERVICE_RANGES.items():
+        raw = options.get(name)
+        if raw is None:
+            out[name] = default
+            continue
+        whole = "a whole number" if kind is int else "a number"
+        try:
+            value = kind(raw)
+        except ValueError:
+            return f"option {name}={raw!r} must be {whole} from {low:g} to {high:g}"
+        if not low <= value <= high:  # also refuses nan and inf
+            return f"option {name}={raw!r} is out of range: it must be {whole} from {low:g} to {high:g}"
+        out[name] = value
+    return out
+
+
 def open_source(spec: str, base_dir: Path | None = None) -> DocumentSource:
     """One source string as a source; a string that cannot be used becomes a source that says why."""
     location, options = split_spec(spec)
@@ -50,16 +77,17 @@ def open_source(spec: str, base_dir: Path | None = None) -> DocumentSource:
             return BrokenSource(location, problem)
         if not SERVICE_URL.match(location):
             return BrokenSource(location, "a service address must look like http(s)://HOST/v1/INDEX")
-        try:
-            service = ServiceOptions(
-                timeout=float(options.get("timeout", 10)),
-                retries=int(options.get("retries", 2)),
-                concurrency=int(options.get("concurrency", 8)),
-                cache=options.get("cache", "on").lower() not in ("off", "no", "false", "0"),
-                encode_twice=options.get("encode", "anserini").lower() != "once",
-            )
-        except ValueError as exc:
-            return BrokenSource(location, f"a bad option value ({exc})")
+        numbers = _numbers(options)
+        if isinstance(numbers, str):
+            return BrokenSource(location, numbers)
+        service = ServiceOptions(
+            timeout=float(numbers["timeout"]),
+            retries=int(numbers["retries"]),
+            concurrency=int(numbers["concurrency"]),
+            cache=options.get("cache", "on").lower() not in ("off", "no", "false", "0"),
+            encode_twice=options.get("encode", "anserini").lower() != "once",
+            max_bytes=int(numbers["max_mb"] * 1024 * 1024),
+        )
         return RestSource(location, token_env=options.get("token_env") or None, options=service)
     if location.startswith("irds:"):
         from citelens.corpus.irds_source import IrdsSource

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import os
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,10 +25,54 @@ class CorpusFileError(Exception):
     """A corpus path that cannot be read at all (missing, unreadable, unsupported)."""
 
 
+#: how deep and how wide a corpus folder is searched: a folder of corpus files is small and
+#: shallow, and `corpora = ["/usr"]` must not walk 100,000 files on the first check
+#: (raise them with these environment variables for an unusual layout)
+WALK_LIMITS = {"CITELENS_CORPUS_WALK_DEPTH": 8, "CITELENS_CORPUS_WALK_ENTRIES": 20_000}
+
+
+def _limit(name: str) -> int:
+    raw = os.environ.get(name, "")
+    return int(raw) if raw.isdigit() and int(raw) > 0 else WALK_LIMITS[name]
+
+
+def _walk(path: Path) -> list[Path]:
+    """The corpus files under a folder, symbolic links to folders not followed, within the limits."""
+    max_depth, max_entries = _limit("CITELENS_CORPUS_WALK_DEPTH"), _limit("CITELENS_CORPUS_WALK_ENTRIES")
+    found: list[Path] = []
+    seen = 0
+    todo = [(path, 0)]
+    while todo:
+        folder, depth = todo.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue  # an unreadable sub-folder holds nothing we can read anyway
+        seen += len(entries)
+        if seen > max_entries:
+            raise CorpusFileError(
+                f"{path}: stopped looking for corpus files after {max_entries:,} folder entries; is this "
+                "the corpus folder? (name the corpus files or their own folder, or raise the limit with "
+                "CITELENS_CORPUS_WALK_ENTRIES=N)"
+            )
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                if depth + 1 > max_depth:
+                    raise CorpusFileError(
+                        f"{path}: corpus files are looked for at most {max_depth} folders deep, and "
+                        f"{entry.path} is deeper (raise the limit with CITELENS_CORPUS_WALK_DEPTH=N)"
+                    )
+                todo.append((Path(entry.path), depth + 1))
+            elif entry.name.endswith(CORPUS_SUFFIXES) and entry.is_file():
+                found.append(Path(entry.path))
+    return sorted(found)
+
+
 def corpus_files(path: Path) -> list[Path]:
-    """The corpus files at `path`: the file itself, or a folder's JSONL files (recursively, sorted)."""
+    """The corpus files at `path`: the file itself, or a folder's JSONL files (recursively,
+    sorted, within `WALK_LIMITS`)."""
     if path.is_dir():
-        found = sorted(p for p in path.rglob("*") if p.is_file() and p.name.endswith(CORPUS_SUFFIXES))
+        found = _walk(path)
         if not found:
             raise CorpusFileError(
                 f"{path}: no corpus files in this folder (expected {', '.join(CORPUS_SUFFIXES)})"

@@ -11,10 +11,12 @@ remaining ids are unanswered at once instead of each waiting for its own timeout
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import json
 import logging
 import os
 import re
+import sqlite3
 import threading
 import time
 import urllib.error
@@ -27,7 +29,9 @@ from typing import Any
 from citelens.corpus.cache_dir import service_cache_path
 from citelens.corpus.corpus_document import CorpusDocument, Lookup
 from citelens.corpus.fetched_cache import FetchedCache
+from citelens.corpus.http_fetch import DEFAULT_MAX_BYTES, BodyTooLarge, get, token_refusal
 from citelens.corpus.shapes import shapes
+from citelens.files.cache_file import is_damaged, move_aside, why_unusable
 
 _log = logging.getLogger(__name__)
 
@@ -44,6 +48,7 @@ class ServiceOptions:
     concurrency: int = 8
     cache: bool = True
     encode_twice: bool = True  # see RestSource.doc_url
+    max_bytes: int = DEFAULT_MAX_BYTES  # the largest answer read (`;max_mb=N`)
 
 
 class _Answer:
@@ -114,6 +119,8 @@ class RestSource:
     def _headers(self) -> dict[str, str] | str:
         headers = {"Accept": "application/json", "User-Agent": "citelens"}
         if self.token_env:
+            if refusal := token_refusal(self.base_url):
+                return refusal
             token = os.environ.get(self.token_env)
             if not token:
                 return f"the token variable ${self.token_env} is not set"
@@ -130,10 +137,9 @@ class RestSource:
             left = deadline - time.monotonic()
             if left <= 0:
                 return _Answer(problem=f"no answer within {self.options.timeout:g} s")
-            request = urllib.request.Request(url, headers=headers)
             try:
-                with urllib.request.urlopen(request, timeout=min(self.options.timeout, left)) as response:
-                    payload = json.loads(response.read().decode("utf-8"))
+                body = get(url, headers, min(self.options.timeout, left), self.options.max_bytes)
+                payload = json.loads(body.decode("utf-8"))
                 _log.debug("GET %s -> 200", url)
                 if not isinstance(payload, dict):
                     return _Answer(problem="the service answered something that is not a JSON object")
@@ -142,6 +148,8 @@ class RestSource:
                     _log.debug("GET %s answered another document (%s)", url, returned)
                     return _Answer(found=False)  # not the document asked for
                 return _Answer(found=True, body=payload.get("doc"))
+            except BodyTooLarge as exc:
+                return _Answer(problem=str(exc))
             except urllib.error.HTTPError as exc:
                 _log.debug("GET %s -> %s", url, exc.code)
                 if exc.code == 404:
@@ -176,19 +184,38 @@ class RestSource:
         if not self.options.cache:
             return None
         if self._cache is None:
+            path = service_cache_path(self.base_url)
             try:
-                self._cache = FetchedCache(service_cache_path(self.base_url))
-            except Exception as exc:  # an unwritable cache must not stop lookups
-                _log.debug("no fetched-documents cache: %s", exc)
-                self.options = ServiceOptions(**{**self.options.__dict__, "cache": False})
+                self._cache = FetchedCache(path)
+            except (sqlite3.Error, OSError) as exc:  # an unusable cache must not stop lookups
+                aside = move_aside(path) if is_damaged(exc) else None
+                if aside is not None:
+                    _log.warning("the fetched-documents cache %s was damaged; moved to %s", path, aside.name)
+                    return self._cache_store()
+                self._drop_cache(exc)
                 return None
         return self._cache
+
+    def _drop_cache(self, exc: BaseException) -> None:
+        """Go on without the disk cache, and say so once."""
+        _log.warning(
+            "the fetched-documents cache of %s %s; fetching without it", self.base_url, why_unusable(exc)
+        )
+        if self._cache is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._cache.close()
+            self._cache = None
+        self.options = ServiceOptions(**{**self.options.__dict__, "cache": False})
 
     def get_many(self, ids: Iterable[str]) -> Lookup:
         wanted = list(dict.fromkeys(ids))
         out = Lookup()
         cache = self._cache_store()
-        cached = cache.get_many(wanted) if cache is not None else {}
+        try:
+            cached = cache.get_many(wanted) if cache is not None else {}
+        except sqlite3.Error as exc:
+            self._drop_cache(exc)
+            cache, cached = None, {}
         for doc_id, (found, body) in cached.items():
             out.documents[doc_id] = service_document(doc_id, body, self.base_url) if found else None
         todo = [i for i in wanted if i not in cached]
@@ -225,5 +252,8 @@ class RestSource:
                 out.documents[doc_id] = None
                 fresh[doc_id] = (False, None)
         if cache is not None:
-            cache.put_many(fresh)
+            try:
+                cache.put_many(fresh)
+            except sqlite3.Error as exc:
+                self._drop_cache(exc)
         return out

@@ -16,20 +16,34 @@ import contextlib
 import os
 import re
 import secrets
+import signal
 import stat
 import sys
-from collections.abc import Callable
+import threading
+import time
+from collections.abc import Callable, Iterator
 
 from citelens.files.error import FileError, reason_of
 from citelens.files.kind import kind_of, stat_of
+from citelens.files.snapshot import Snapshot
 
 _MAX_LINKS = 40  # the kernel's own limit on symbolic links followed in one lookup
 #: where /dev/stdout and /dev/fd/N lead: an open stream, never a file to replace
 _OPEN_FD = re.compile(r"/proc/(?P<pid>self|\d+)/fd/(?P<fd>\d+)\Z")
+#: a temporary file of ours: `.NAME.citelens-PID-HEX.tmp` (and the older `.NAME.HEX.tmp`)
+_TEMPORARY = re.compile(r"\.(?P<name>.+)\.(?:citelens-(?P<pid>\d+)-)?[0-9a-f]{8}\.tmp\Z")
+#: an old-style temporary file (no process id in its name) is stale after this long
+_STALE_AFTER = 3600.0
+
+#: a test hook: called with the target path after the new bytes are written and before
+#: the file is compared with its snapshot and replaced (tests change the file here)
+before_replace: Callable[[str], None] | None = None
 
 
-def write_file(path: str | os.PathLike[str], data: bytes) -> None:
-    """Put `data` in the file at `path` (see the module docstring for how)."""
+def write_file(path: str | os.PathLike[str], data: bytes, *, unchanged_since: Snapshot | None = None) -> None:
+    """Put `data` in the file at `path` (see the module docstring for how). With
+    `unchanged_since`, an existing file is replaced only if it is still as that snapshot
+    saw it; else nothing is written and the `FileError` says what changed."""
     shown = os.fspath(path)
     st = stat_of(shown, missing_link_ok=True)
     target, stream = _final_target(shown)
@@ -40,7 +54,7 @@ def write_file(path: str | os.PathLike[str], data: bytes) -> None:
     elif st is None:
         _create(shown, target, data)
     else:
-        _replace(shown, target, data, st)
+        _replace(shown, target, data, st, unchanged_since)
 
 
 def _final_target(shown: str) -> tuple[str, int | None]:
@@ -91,7 +105,9 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-def _replace(shown: str, target: str, data: bytes, st: os.stat_result) -> None:
+def _replace(
+    shown: str, target: str, data: bytes, st: os.stat_result, unchanged_since: Snapshot | None
+) -> None:
     if not st.st_mode & 0o222 or not os.access(target, os.W_OK):
         raise FileError(shown, "the file is read-only; it was not changed")
     if st.st_nlink > 1:
@@ -111,7 +127,7 @@ def _replace(shown: str, target: str, data: bytes, st: os.stat_result) -> None:
                 ) from None
         os.fchmod(fd, stat.S_IMODE(st.st_mode))  # after chown, which may clear set-id bits
 
-    _write_then_rename(shown, target, data, keep_metadata)
+    _write_then_rename(shown, target, data, keep_metadata, unchanged_since)
 
 
 def _create(shown: str, target: str, data: bytes) -> None:
@@ -123,26 +139,92 @@ def _create(shown: str, target: str, data: bytes) -> None:
 
 
 def _write_then_rename(
-    shown: str, target: str, data: bytes, keep_metadata: Callable[[int], None] | None
+    shown: str,
+    target: str,
+    data: bytes,
+    keep_metadata: Callable[[int], None] | None,
+    unchanged_since: Snapshot | None = None,
 ) -> None:
     folder, name = os.path.split(target)
+    _remove_stale(folder, name)
     tmp, fd = _temporary(shown, folder, name)
     try:
-        try:
-            _write_all(fd, data)
-            if keep_metadata is not None:
-                keep_metadata(fd)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, target)
+        with _terminate_as_exit():
+            try:
+                _write_all(fd, data)
+                if keep_metadata is not None:
+                    keep_metadata(fd)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            if before_replace is not None:
+                before_replace(target)
+            if unchanged_since is not None and (changed := unchanged_since.difference(target)):
+                raise FileError(
+                    shown,
+                    f"the file changed while citelens worked on it ({changed}); it was not "
+                    "written, so nothing of that change is lost: run the command again",
+                )
+            os.replace(tmp, target)
     except BaseException as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-        if isinstance(exc, OSError):
+        if isinstance(exc, OSError) and not isinstance(exc, FileError):
             raise FileError.of(shown, exc, "cannot write it; it was not changed") from None
         raise
     _sync_folder(folder)
+
+
+@contextlib.contextmanager
+def _terminate_as_exit() -> Iterator[None]:
+    """While the temporary file exists, SIGTERM (a CI timeout, `kill`) ends the program
+    through an exception, so the temporary file is removed; Ctrl-C already does."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, _frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    try:
+        previous = signal.signal(signal.SIGTERM, stop)
+    except (ValueError, OSError):  # not settable here (an embedding host): as before
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _remove_stale(folder: str, name: str) -> None:
+    """Temporary files of this target left by a run that was killed (SIGKILL, power loss):
+    those of a process that is gone, and old-style ones older than an hour."""
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(folder):
+            found = _TEMPORARY.match(entry.name)
+            if found is None or found["name"] != name or not entry.is_file(follow_symlinks=False):
+                continue
+            pid = found["pid"]
+            if pid is not None and int(pid) != os.getpid() and not _alive(int(pid)):
+                stale = True
+            else:
+                stale = (
+                    pid is None and time.time() - entry.stat(follow_symlinks=False).st_mtime > _STALE_AFTER
+                )
+            if stale:
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process
+        return True
+    return True
 
 
 def _temporary(shown: str, folder: str, name: str) -> tuple[str, int]:
@@ -150,7 +232,7 @@ def _temporary(shown: str, folder: str, name: str) -> tuple[str, int]:
     umask (and any default ACL) exactly as for the file itself."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
     for _ in range(100):
-        tmp = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.tmp")
+        tmp = os.path.join(folder, f".{name}.citelens-{os.getpid()}-{secrets.token_hex(4)}.tmp")
         try:
             return tmp, os.open(tmp, flags, 0o666)
         except FileExistsError:

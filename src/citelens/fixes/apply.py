@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 
 from citelens.check.engine import Checker
 from citelens.check.result import FileResult
-from citelens.source.edits import Edit, apply_edits, compatible
+from citelens.source.edit_choice import choose_compatible
+from citelens.source.edits import Edit, apply_edits
 
 MAX_PASSES = 25
 
@@ -36,7 +37,7 @@ def fix_text(
     applied: list[tuple[str, str]] = []
     result = checker.check_text(text, path)
     for _ in range(MAX_PASSES):
-        chosen: list[Edit] = []
+        offered: list[tuple[str, str, tuple[Edit, ...]]] = []
         seen: set[tuple[Edit, ...]] = set()
         for f in result.findings:
             repair = f.fix
@@ -46,10 +47,13 @@ def fix_text(
                 continue
             if repair.edits in seen:
                 continue  # one fix shared by several findings (e.g. rebuilt references)
-            if compatible(chosen, repair.edits):
-                chosen.extend(repair.edits)
-                seen.add(repair.edits)
-                applied.append((f.code, repair.title))
+            seen.add(repair.edits)
+            offered.append((f.code, repair.title, repair.edits))
+        chosen: list[Edit] = []
+        for i in choose_compatible(edits for _, _, edits in offered):
+            code, title, edits = offered[i]
+            chosen.extend(edits)
+            applied.append((code, title))
         if not chosen:
             break
         new_text = apply_edits(text, chosen)

@@ -19,6 +19,7 @@ from citelens.check.engine import Checker
 from citelens.check.result import FileResult
 from citelens.config.loader import find_config, load_config
 from citelens.config.settings import Settings
+from citelens.config.trust import trust_store, user_config_file
 from citelens.session.layers import (
     Layer,
     check_project_thresholds,
@@ -120,7 +121,7 @@ class Workspace:
         found walking up from the file, else the editor settings of the folder holding
         it, else the initialization options, else the default. Raises `ConfigError` for a
         broken project file."""
-        layers = [self._init]
+        layers = [*self._user_layer(), self._init]
         source = None
         if None in self._editor:
             layers.append(self._editor[None])
@@ -136,11 +137,29 @@ class Workspace:
                     self._watch(config)
                     loaded = load_config(config)
                     check_project_thresholds(loaded)
+                    if loaded.withheld:  # said once (the settings are kept); `citelens trust` re-reads
+                        self.messages.extend(loaded.withheld)
+                        self._watch(trust_store())
                     self._loaded[config] = loaded
                 layers.append(project_layer(loaded))
                 source = config
         layers.append(self._cli)
         return resolve(layers, source)
+
+    def _user_layer(self) -> list[Layer]:
+        """The user's own config file (`config.trust.user_config_file`), if there is one."""
+        user = user_config_file()
+        self._watch(user)
+        loaded = self._loaded.get(user)
+        if loaded is None:
+            try:
+                present = user.is_file()
+            except OSError:  # a config folder this user may not look into: none of theirs
+                present = False
+            if not present:
+                return []
+            loaded = self._loaded[user] = load_config(user)
+        return [project_layer(loaded)]
 
     def _editor_folder(self, path: Path) -> Path | None:
         best = None

@@ -14,6 +14,7 @@ import json
 import re
 from pathlib import Path
 
+from citelens.files.peek import describe_start, looks_binary
 from citelens.source.line_index import LINE_BREAK, LineIndex
 from citelens.topics.fields import TSV_HEADER_IDS
 from citelens.topics.model import Topic, TopicFileError, TopicFormat, TopicSet
@@ -186,6 +187,14 @@ def parse_topics(text: str, name: str = "<topics>") -> TopicSet:
     head = text.lstrip()
     if not head:
         raise TopicFileError(name, 1, 1, "no topics: the file is empty")
+    if not _looks_like_topics(text):  # then no excerpt of it: it may hold anything (a secret)
+        raise TopicFileError(
+            name,
+            1,
+            1,
+            "not a topics file: expected TSV (id<TAB>text), JSON lines or a JSON array; "
+            f"this file is {describe_start(text)}",
+        )
     if head[0] == "[":
         fmt = _parse_array(text, out)
     elif head[0] == "{":
@@ -195,6 +204,14 @@ def parse_topics(text: str, name: str = "<topics>") -> TopicSet:
     if not out.topics:
         raise TopicFileError(name, 1, 1, "no topics: the file holds only a header or an empty array")
     return TopicSet(out.topics, name, fmt)
+
+
+def _looks_like_topics(text: str) -> bool:
+    """Does the text start the way a topics file does? Only then may a message quote it."""
+    if looks_binary(text):
+        return False
+    first = next((line for line in LINE_BREAK.split(text[:65536]) if line.strip()), "")
+    return first.lstrip()[:1] in ("{", "[") or "\t" in first
 
 
 def load_topics(path: str | Path) -> TopicSet:

@@ -58,7 +58,9 @@ export const fake = {
   folders: [] as WorkspaceFolder[],
   extensions: {} as Record<string, { isActive: boolean; exports: unknown; activate(): Promise<unknown> }>,
   logLevel: LogLevel.Info,
+  trusted: true,
   reset(): void {
+    this.trusted = true;
     this.settings = {};
     this.folders = [];
     this.extensions = {};
@@ -77,6 +79,9 @@ function folderOf(uri: Uri | undefined): WorkspaceFolder | undefined {
 }
 
 export const workspace = {
+  get isTrusted(): boolean {
+    return fake.trusted;
+  },
   get workspaceFolders(): WorkspaceFolder[] | undefined {
     return fake.folders.length ? fake.folders : undefined;
   },
