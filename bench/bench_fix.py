@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))  # the test helpers: tests.helpers
 
 from citelens.check import Checker  # noqa: E402
 from citelens.fixes.apply import fix_text  # noqa: E402
@@ -29,7 +29,7 @@ from citelens.source.edit_choice import choose_compatible  # noqa: E402
 from citelens.source.edits import Edit  # noqa: E402
 from citelens.specs import resolve_spec  # noqa: E402
 from citelens.topics import parse_topics  # noqa: E402
-from report_factory import generate_run, topics_jsonl  # noqa: E402
+from tests.helpers.report_factory import generate_run, topics_jsonl  # noqa: E402
 
 
 def _pairwise(groups: list[tuple[Edit, ...]]) -> list[int]:

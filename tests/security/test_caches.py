@@ -110,10 +110,9 @@ def test_check_support_with_a_garbage_cache_gives_its_findings_and_one_warning(t
 def test_a_damaged_or_locked_fetched_documents_cache_costs_no_document(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from tests.helpers.http_service import running_service
-
     from citelens.corpus import open_sources
     from citelens.corpus.cache_dir import service_cache_path
+    from tests.helpers.http_service import running_service
 
     monkeypatch.setenv("CITELENS_CACHE_DIR", str(tmp_path / "cache"))
     with running_service() as service:

@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.helpers.http_service import Service, running_service
 
 from citelens.corpus import open_sources
 from citelens.corpus.http_fetch import token_refusal
+from tests.helpers.http_service import Service, running_service
 
 SECRET = "victim-secret-value"
 

@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.helpers.http_service import Service, running_service
 
 from citelens.session import Workspace
+from tests.helpers.http_service import Service, running_service
 
 SECRET = "victim-secret-value"
 

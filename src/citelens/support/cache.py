@@ -14,8 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from citelens.source.json_text import json_dumps
 from citelens.files.cache_file import LOCK_WAIT, is_damaged, move_aside, why_unusable
+from citelens.source.json_text import json_dumps
 from citelens.support.settings import SupportSettings
 
 if TYPE_CHECKING:  # loaded when verdicts are read or written (a finished file needs neither)
