@@ -22,7 +22,19 @@ def configure(p: argparse.ArgumentParser) -> None:
         "paths",
         nargs="+",
         metavar="PATH",
-        help="run files (JSONL, JSON array or one report); a directory means the files directly inside it",
+        help="run files (JSONL, JSON array or one report); a directory is searched for runs "
+        "(sub-directories too; topics, corpus and excluded files are skipped)",
+    )
+    p.add_argument(
+        "--no-respect-gitignore",
+        dest="respect_gitignore",
+        action="store_false",
+        help="also search the files .gitignore ignores",
+    )
+    p.add_argument(
+        "--show-settings",
+        action="store_true",
+        help="print the settings that apply to each named file and where each came from; check nothing",
     )
     p.add_argument(
         "--spec",
@@ -175,7 +187,7 @@ def run(args: argparse.Namespace) -> int:
     gc.disable()
     from citelens.config import ConfigError
     from citelens.files import FileError, read_bytes
-    from citelens.files.runs import run_files
+    from citelens.session.run_files import find_runs
     from citelens.session import Workspace
     from citelens.specs import SpecError
     from citelens.topics import TopicFileError
@@ -196,7 +208,11 @@ def run(args: argparse.Namespace) -> int:
         checker_options={"cache_size": 0, "workers": min(os.cpu_count() or 1, 4)},
         support_runs=support_runs,
     )
-    named = run_files(args.paths)
+    if args.show_settings:
+        from citelens.cli.show_settings import show_settings
+
+        return show_settings(workspace, args.paths, sys.stdout)
+    named = find_runs(workspace, args.paths, respect_gitignore=args.respect_gitignore)
     unusable = len(named.problems)
     for problem in named.problems:
         print(f"citelens check: {problem}", file=sys.stderr)
