@@ -32,6 +32,11 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="also search the files .gitignore ignores",
     )
     p.add_argument(
+        "--show-files",
+        action="store_true",
+        help="print the run files the paths hold (and why each look-alike is skipped); check nothing",
+    )
+    p.add_argument(
         "--show-settings",
         action="store_true",
         help="print the settings that apply to each named file and where each came from; check nothing",
@@ -187,8 +192,8 @@ def run(args: argparse.Namespace) -> int:
     gc.disable()
     from citelens.config import ConfigError
     from citelens.files import FileError, read_bytes
-    from citelens.session.run_files import find_runs
     from citelens.session import Workspace
+    from citelens.session.run_files import find_runs
     from citelens.specs import SpecError
     from citelens.topics import TopicFileError
 
@@ -209,13 +214,17 @@ def run(args: argparse.Namespace) -> int:
         support_runs=support_runs,
     )
     if args.show_settings:
-        from citelens.cli.show_settings import show_settings
+        from citelens.cli.inspect_files import show_settings
 
         return show_settings(workspace, args.paths, sys.stdout)
     named = find_runs(workspace, args.paths, respect_gitignore=args.respect_gitignore)
     unusable = len(named.problems)
     for problem in named.problems:
         print(f"citelens check: {problem}", file=sys.stderr)
+    if args.show_files:
+        from citelens.cli.inspect_files import show_files
+
+        return show_files(named, sys.stdout)
     results = []
     try:
         for path in named.paths:

@@ -12,16 +12,24 @@ from citelens.config.error import ConfigError
 from citelens.config.globs import PathGlobs
 from citelens.source.toml_lines import Table, TomlLines
 
-#: folders no run lives in: tools' caches, environments, version control, our own indexes
-DEFAULT_EXCLUDE: Final[tuple[str, ...]] = (
-    ".*/",
+#: folders no run lives in, whatever `exclude` says: version control, environments,
+#: tools' caches and our own indexes (`.citelens/`)
+ALWAYS_EXCLUDED: Final[tuple[str, ...]] = (
+    ".git/",
+    ".hg/",
+    ".svn/",
+    ".venv/",
+    "venv/",
     "node_modules/",
     "__pycache__/",
-    "venv/",
     "site-packages/",
-    "build/",
-    "dist/",
+    ".mypy_cache/",
+    ".ruff_cache/",
+    ".pytest_cache/",
+    ".citelens/",
 )
+#: what `exclude` replaces (`extend-exclude` adds to it): hidden folders, build output
+DEFAULT_EXCLUDE: Final[tuple[str, ...]] = (".*/", "build/", "dist/")
 
 
 @dataclass(frozen=True)
@@ -34,7 +42,7 @@ class Exclusion:
     respect_gitignore: bool = True
 
     def globs(self) -> PathGlobs:
-        return PathGlobs((*self.exclude, *self.extend_exclude), self.base)
+        return PathGlobs((*ALWAYS_EXCLUDED, *self.exclude, *self.extend_exclude), self.base)
 
 
 def read_exclusion(raw: dict[str, Any], path: Path, lines: TomlLines, table: Table) -> Exclusion:

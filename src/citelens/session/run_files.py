@@ -154,14 +154,18 @@ class RunFinder:
 
     def _search(self, folder: str, out: RunFiles, add: object) -> None:
         before = len(out.paths)
-        finder = RunFinder(self.workspace, respect_gitignore=self.respect_gitignore, top=Path(folder).absolute())
-        for shown, path, st in finder.walk(folder, out):
+        finder = RunFinder(
+            self.workspace, respect_gitignore=self.respect_gitignore, top=Path(folder).absolute()
+        )
+        for shown, _path, st in finder.walk(folder, out):
             add(shown, st)  # type: ignore[operator]
             if len(out.paths) >= MAX_FILES:
                 break
         if len(out.paths) == before:
             skipped = [s for s in out.skipped if s.path.is_relative_to(Path(folder).absolute())]
-            extra = f" ({len(skipped)} skipped: {skipped[0].path.name} is {skipped[0].reason})" if skipped else ""
+            extra = (
+                f" ({len(skipped)} skipped: {skipped[0].path.name} is {skipped[0].reason})" if skipped else ""
+            )
             out.problems.append(FileError(folder, f"the directory holds no run files{extra}"))
 
     def walk(self, folder: str, out: RunFiles) -> list[tuple[str, Path, os.stat_result]]:
@@ -207,9 +211,9 @@ def settings_input(path: Path, settings: Settings) -> str | None:
         where = where.resolve()
         if where == here or where in here.parents:
             return f"a corpus named in corpora ({settings.origin('corpora')})"
-    if settings.spec is not None and not _is_builtin(settings.spec):
-        if Path(settings.spec.partition("#")[0]).resolve() == here:
-            return f"the spec file ({settings.origin('spec')})"
+    spec = settings.spec
+    if spec is not None and not _is_builtin(spec) and Path(spec.partition("#")[0]).resolve() == here:
+        return f"the spec file ({settings.origin('spec')})"
     return None
 
 

@@ -1,6 +1,7 @@
-"""`citelens check --show-settings FILE`: the settings a file is checked with, key by key,
-and where each value came from (the command line, a project file, one of its
-`[[overrides]]`, the default), so a setting that does not apply can be traced."""
+"""`citelens check --show-settings FILE` and `--show-files PATH`: what a check would do,
+without checking. The settings a file is checked with, key by key, and where each value
+came from (the command line, a project file, one of its `[[overrides]]`, the default);
+the runs a folder holds, and every file that looks like one but is not, with the reason."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from citelens.config.settings import SETTING_KEYS
 
 if TYPE_CHECKING:
     from citelens.session import Workspace
+    from citelens.session.run_files import RunFiles
 
 
 def _value(value: object) -> str:
@@ -46,5 +48,16 @@ def show_settings(workspace: Workspace, paths: list[str], out: TextIO) -> int:
             why = finder.not_a_run(path)
             out.write(f"  a run: {'yes' if why is None else 'no, ' + why}\n")
         for key in SETTING_KEYS:
-            out.write(f"  {key} = {_value(getattr(settings, key))}  ({settings.origins.get(key, 'default')})\n")
+            out.write(
+                f"  {key} = {_value(getattr(settings, key))}  ({settings.origins.get(key, 'default')})\n"
+            )
     return status
+
+
+def show_files(found: RunFiles, out: TextIO) -> int:
+    """The runs found (one path a line), then the skipped files as `# skipped PATH: why`."""
+    for path in found.paths:
+        out.write(f"{path}\n")
+    for skipped in found.skipped:
+        out.write(f"# skipped {skipped.path}: {skipped.reason}\n")
+    return EXIT_USAGE if found.problems else EXIT_OK
