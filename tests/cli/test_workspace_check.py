@@ -60,3 +60,28 @@ def test_show_settings_names_where_each_value_came_from(
 def test_no_respect_gitignore(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, "check", ".", "--no-respect-gitignore", "--show-files")
     assert shown_files(out) == {*RUNS, "output/converted.jsonl", "rag25/retry.tmp.jsonl"}
+
+
+RUN_DIR = Path(__file__).parents[1] / "data" / "runs"
+
+
+def test_with_no_spec_the_cli_says_which_track_the_run_looks_like(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    _, _, err = run(capsys, "check", RUN_DIR / "ragnarok_rag25_ag_baseline.example.jsonl")
+    assert err.endswith(
+        "no spec configured; this run looks like rag25 (doc ids of msmarco_v2.1_doc_segmented, "
+        "integer citations, 'answer' sentences); run with --spec rag25 or set it in citelens.toml\n"
+    )
+    _, _, err = run(capsys, "check", "--spec", "rag26", RUN_DIR / "ragnarok_rag25_ag_baseline.example.jsonl")
+    assert "checked as rag26 (36 error(s)), but this run looks like rag25 (" in err
+    _, _, err = run(capsys, "check", "--spec", "rag25", RUN_DIR / "ragnarok_rag25_ag_baseline.example.jsonl")
+    assert err == ""  # the right spec: nothing to say
+
+
+def test_the_hint_names_the_project_file_in_use(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pyproject = root / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().replace('spec = "rag25"\n', "", 1))
+    _, _, err = run(capsys, "check", "rag25/baseline.jsonl")
+    assert "run with --spec rag25 or set it in pyproject.toml [tool.citelens]\n" in err

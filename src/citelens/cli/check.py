@@ -13,6 +13,7 @@ from citelens.cli import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 if TYPE_CHECKING:
     from citelens.config.settings import Settings
     from citelens.corpus import SourceChain
+    from citelens.session import Workspace
     from citelens.support.cache import VerdictCache
     from citelens.support.run import SupportRun
 
@@ -184,6 +185,17 @@ def _cache_path(raw: str | None) -> Path | None:
     return cache_root() / "support.sqlite"
 
 
+def _print_track_hint(workspace: Workspace, path: str, shown: str, data: bytes, errors: int) -> None:
+    """One line on stderr when the run looks like a track other than the one it was
+    checked as (or no spec is configured)."""
+    from citelens.session.track_hint import track_hint
+
+    settings = workspace.settings_for(Path.cwd() / shown if path == "-" else path)
+    hint = track_hint(settings, data[:262144].decode("utf-8", errors="replace"), errors)
+    if hint is not None:
+        print(f"citelens check: {shown}: {hint}", file=sys.stderr)
+
+
 def run(args: argparse.Namespace) -> int:
     import gc
 
@@ -237,6 +249,8 @@ def run(args: argparse.Namespace) -> int:
                 unusable += 1
                 continue
             results.append(checker.check_bytes(data, shown))
+            if args.format == "text" and not args.diff:
+                _print_track_hint(workspace, path, shown, data, results[-1].count("error"))
             if args.fix or args.diff:
                 from citelens.cli.fixing import apply_fixes
 
