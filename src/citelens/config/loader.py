@@ -35,6 +35,14 @@ def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
         raise ConfigError(f"not valid TOML: {reason}", path, line) from None
 
 
+def _parse_toml(text: str, path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        reason, line = syntax_error(exc)
+        raise ConfigError(f"not valid TOML: {reason}", path, line) from None
+
+
 def _table(data: dict[str, Any], table: Table) -> object:
     value: Any = data
     for part in table:
@@ -99,12 +107,12 @@ def load_config(path: str | Path) -> Settings:
     return settings_from_table(*read_table(path))
 
 
-def read_table(path: str | Path) -> tuple[dict[str, Any], Path, TomlLines, Table]:
+def read_table(path: str | Path, text: str | None = None) -> tuple[dict[str, Any], Path, TomlLines, Table]:
     """(the settings table of a config file, its absolute path, its key lines, the table's
-    name)."""
+    name); `text`: the file's text when it is not (yet) on disk."""
     path = Path(path).absolute()
     table = CONFIG_FILES.get(path.name, ())
-    data, text = _read_toml(path)
+    data, text = _read_toml(path) if text is None else (_parse_toml(text, path), text)
     raw = _table(data, table)
     lines = TomlLines(text)
     if raw is None:

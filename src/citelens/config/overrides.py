@@ -52,7 +52,12 @@ class ProjectFile:
 def load_project(path: str | Path) -> ProjectFile:
     """Read a project file: settings, overrides and exclusion, each validated with the
     line of the problem."""
-    raw, path, lines, table = read_table(path)
+    return project_from_text(None, path)
+
+
+def project_from_text(text: str | None, path: str | Path) -> ProjectFile:
+    """A project file from its text (None: read it from `path`)."""
+    raw, path, lines, table = read_table(path, text)
     settings = settings_from_table(raw, path, lines, table)
     exclusion = read_exclusion(raw, path, lines, table)
     entries = raw.get("overrides", [])
