@@ -6,7 +6,9 @@ from citelens.check.engine import Checker
 from citelens.session.finding_match import finding_for
 from citelens.source.line_index import LineIndex
 
-TEXT = '{"metadata": {"run_id": "é", "narrative_id": 1}, "answer": [{"text": "  Ünïcode  ", "citations": []}]}\n'
+TEXT = (
+    '{"metadata": {"run_id": "é", "narrative_id": 1}, "answer": [{"text": "  Ünïcode  ", "citations": []}]}\n'
+)
 
 
 def test_other_columns_on_the_same_line_find_the_finding() -> None:

@@ -36,7 +36,7 @@ def test_each_skipped_file_says_why(root: Path) -> None:
     assert skipped["ragtime/topics.jsonl"].startswith("the topics file (")
     assert "[[tool.citelens.overrides]] #1" in skipped["ragtime/topics.jsonl"]
     assert skipped["corpus/msmarco_v2.1_doc_segmented.sample.jsonl"].startswith("a corpus (documents)")
-    assert skipped["rag25/dev-nuggets.jsonl"].startswith("JSON records that are not reports")
+    assert skipped["rag25/dev-nuggets.jsonl"].startswith("JSON records (keys qid, nuggets), not reports")
     assert skipped["rag25/retry.tmp.jsonl"].startswith("ignored by '*.tmp.jsonl'")
     # excluded folders are not walked into: their files are never looked at
     assert not any(p.startswith(("scratch/", "output/")) for p in skipped)

@@ -25,6 +25,10 @@ def finding_for(code: Any, start: int, end: int, findings: list[Finding], lines:
     best = None
     for f in same:
         f_first, f_last = lines.line_of(f.start), lines.line_of(max(f.start, f.end - 1))
-        if f_first <= last and first <= f_last and (best is None or abs(f.start - start) < abs(best.start - start)):
+        if (
+            f_first <= last
+            and first <= f_last
+            and (best is None or abs(f.start - start) < abs(best.start - start))
+        ):
             best = f
     return best

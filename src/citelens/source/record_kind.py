@@ -24,8 +24,9 @@ _REPORT_KEYS = tuple(marker.strip('"') for marker in REPORT_MARKERS)
 
 @dataclass(frozen=True)
 class RecordKind:
-    """`kind` is "reports", "topics", "documents", "records" or "unknown" (nothing parsed:
-    checked as a run, so its problems are shown)."""
+    """`kind` is "reports", "topics", "documents", "records" (other JSON: nuggets,
+    rubrics, requests to a ranker) or "unknown" (nothing parsed: checked as a run, so its
+    problems are shown)."""
 
     kind: str
     detail: str = ""
@@ -38,7 +39,7 @@ class RecordKind:
         what = {
             "topics": "a topics or requests file",
             "documents": "a corpus (documents)",
-            "records": "JSON records that are not reports",
+            "records": "JSON records",
         }.get(self.kind, "reports")
         return f"{what} ({self.detail})" if self.detail else what
 
