@@ -219,7 +219,7 @@ def settings_input(path: Path, settings: Settings) -> str | None:
 
 def content_problem(path: Path, head: str | None = None) -> str | None:
     """Why the content of `path` is not reports (None: it is, or nothing tells)."""
-    from citelens.source.record_kind import record_kind
+    from citelens.session.record_kind import record_kind
 
     if head is None:
         try:
