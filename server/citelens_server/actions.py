@@ -98,7 +98,7 @@ def quick_fixes(
         if diagnostic.source != SOURCE:
             continue
         start, end = range_offsets(doc.line_index, diagnostic.range, ls.encoding)
-        finding = finding_for(diagnostic.code, start, end, findings)
+        finding = finding_for(diagnostic.code, start, end, findings, doc.line_index)
         if finding is None:
             continue
         fix = doc.fix_for(finding)

@@ -123,16 +123,13 @@ class DiagnosticsJson:
         return "[" + ",".join(parts) + "]"
 
 
-def finding_for(code: Any, start: int, end: int, findings: list[Finding]) -> Finding | None:
-    """The finding a diagnostic names (its code and its range, as offsets), in the
-    document's current result."""
-    near = None
-    for f in findings:
-        if f.code == code and f.start == start:
-            if f.end == end:
-                return f
-            near = near or f  # an end inside a CRLF comes back clamped to the line end
-    return near
+def finding_for(code: Any, start: int, end: int, findings: list[Finding], lines: Any) -> Finding | None:
+    """The finding a diagnostic names, in the document's current result: by its code and
+    its range, else its code and line (a client may send other columns back; the engine's
+    `session.finding_match`)."""
+    from citelens.session.finding_match import finding_for as match
+
+    return match(code, start, end, findings, lines)
 
 
 class Debouncer:

@@ -124,3 +124,45 @@ def test_emacs_eglot(tmp_path):
     # eglot 1.9 without markdown-mode asks for plain text: the title as written, matches marked
     assert "Floods `and` <b>rivers</b>" in result["hover"] and "[[" in result["hover"]
     _check_after_fix(result, path, expected)
+
+
+def _documented_recipe(marker: str) -> str:
+    """The Lua block that follows `<!-- marker -->` in docs/editors.md."""
+    page = (HERE.parents[1] / "docs" / "editors.md").read_text(encoding="utf-8")
+    after = page.split(f"<!-- {marker} -->", 1)[1]
+    return after.split("```lua\n", 1)[1].split("```", 1)[0]
+
+
+def test_neovim_07_recipe_applies_a_quick_fix_after_non_ascii_text(tmp_path):
+    nvim = _need("nvim")
+    path, text = write_run(tmp_path)
+    expected = _expected(path, text)
+    fix_line = next(LineIndex(text).line_of(f["start"]) for f in expected if f["code"] == FIX_CODE)
+    assert not text.splitlines()[fix_line].isascii()  # the columns Neovim sends back differ
+    recipe = tmp_path / "recipe.lua"
+    recipe.write_text(_documented_recipe("neovim-0.7-recipe"), encoding="utf-8")
+    out = tmp_path / "nvim.json"
+    env = _isolated_env(
+        tmp_path,
+        CITELENS_FILE=str(path),
+        CITELENS_OUT=str(out),
+        CITELENS_RECIPE=str(recipe),
+        CITELENS_FIX_CODE=FIX_CODE,
+        PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+    )
+    cmd = [
+        nvim,
+        "--headless",
+        "-u",
+        "NONE",
+        "-i",
+        "NONE",
+        "-n",
+        "-c",
+        f"luafile {HERE / 'drive_nvim_recipe.lua'}",
+    ]
+    run = subprocess.run(cmd, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False)
+    assert out.exists(), f"nvim wrote nothing: {run.stdout}\n{run.stderr}"
+    result = json.loads(out.read_text(encoding="utf-8"))
+    assert result["attached"] == 1 and len(result["diagnostics"]) == len(expected)
+    _check_after_fix(result, path, expected)

@@ -4,7 +4,9 @@ import { ExecuteCommandRequest } from "vscode-languageclient/node";
 import { serverOffers, type CiteLensServer } from "./client";
 import { logChannel } from "./log";
 import { CORPUS_FILTERS, corporaEntry, indexArguments, indexOutcome, withCorpus } from "./indexCorpus";
-import { SERVER_COMMAND, type CheckSummary, type ConvertAnswer, type IndexAnswer, type SpecInfo, type SpecList } from "./serverCommands";
+import { SERVER_COMMAND, type CheckSummary, type ConvertAnswer, type IndexAnswer, type SpecInfo, type SpecList, type WriteAnswer } from "./serverCommands";
+import { RunsView, summaryLine } from "./runsView";
+import { relativeTo, targetItems } from "./settingTarget";
 import { isRunFile, type SpecStatus } from "./statusBar";
 import { citedDocumentUri, type CitedDocuments } from "./virtualDocuments";
 
@@ -22,6 +24,7 @@ export class Commands {
     private readonly server: CiteLensServer,
     private readonly status: SpecStatus,
     private readonly documents: CitedDocuments,
+    private readonly runs?: RunsView,
   ) {}
 
   /** Run a server command; undefined (and a log line) when the server is down or fails. */
@@ -82,16 +85,47 @@ export class Commands {
     return picked?.label;
   }
 
-  async selectSpec(): Promise<void> {
-    const doc = this.activeRun();
-    const spec = await this.pickSpec("CiteLens: Select Track Spec", doc?.uri);
-    if (spec) await this.writeSpec(doc?.uri, spec);
+  async selectSpec(uriArg?: unknown): Promise<void> {
+    const uri = typeof uriArg === "string" ? vscode.Uri.parse(uriArg) : this.activeRun()?.uri;
+    const spec = await this.pickSpec("CiteLens: Select Track Spec", uri);
+    if (spec) await this.writeSpec(uri, spec);
   }
 
-  /** Writes citelens.spec to the workspace settings (a project citelens.toml still wins). */
   private async writeSpec(uri: vscode.Uri | undefined, spec: string): Promise<void> {
-    await vscode.workspace.getConfiguration("citelens", uri).update("spec", spec, vscode.ConfigurationTarget.Workspace);
-    logChannel().info(`citelens.spec = ${spec} (workspace settings)`);
+    await this.writeSetting(uri, "spec", spec);
+  }
+
+  /**
+   * Write one setting for the runs of `uri`'s folder, where the user says: the project
+   * file (the server edits it in place, keeping its other keys) or the workspace folder's
+   * editor settings. The project file is offered first when there is one.
+   */
+  async writeSetting(uri: vscode.Uri | undefined, key: string, value: unknown, append = false): Promise<boolean> {
+    const folder = uri ? vscode.workspace.getWorkspaceFolder(uri) : vscode.workspace.workspaceFolders?.[0];
+    const target = uri ?? folder?.uri;
+    const dryRun = target ? await this.run<WriteAnswer>(SERVER_COMMAND.writeSetting, [target.toString(), key, value, { dryRun: true, append }], undefined, true) : undefined;
+    const items = targetItems(dryRun, folder?.name);
+    const picked =
+      items.length === 1
+        ? items[0]
+        : await vscode.window.showQuickPick(items, { title: `CiteLens: where should ${key} be set?`, placeHolder: `${key} = ${JSON.stringify(value)}` });
+    if (!picked) return false;
+    if (picked.target === "project" && target) {
+      const answer = await this.run<WriteAnswer>(SERVER_COMMAND.writeSetting, [target.toString(), key, value, { append }]);
+      if (answer?.applied) logChannel().info(`${key} set in ${answer.where}`);
+      else if (answer) void vscode.window.showWarningMessage(`CiteLens could not set ${key}: ${answer.reason ?? "the edit was not applied"}`);
+      return !!answer?.applied;
+    }
+    const config = vscode.workspace.getConfiguration("citelens", target);
+    let written = value;
+    if (Array.isArray(value) && append) {
+      const existing = config.get<unknown>(key);
+      written = [...(Array.isArray(existing) ? existing : []), ...value.filter((v) => !(Array.isArray(existing) && existing.includes(v)))];
+    }
+    if (typeof written === "string" && key === "topics") written = relativeTo(folder?.uri.fsPath, written);
+    await config.update(key, written, folder ? vscode.ConfigurationTarget.WorkspaceFolder : vscode.ConfigurationTarget.Workspace);
+    logChannel().info(`citelens.${key} = ${JSON.stringify(written)} (${folder ? `folder settings of ${folder.name}` : "workspace settings"})`);
+    return true;
   }
 
   /**
@@ -144,10 +178,11 @@ export class Commands {
     if (!picked?.length) return;
     const names = picked.map((p) => vscode.workspace.asRelativePath(p)).join(", ");
     let cancelledHere = false;
+    const db = await this.workspaceIndexPath(picked[0]);
     const answer = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: `CiteLens: indexing ${names}`, cancellable: true },
       async (_progress, token) => {
-        const result = await this.run<IndexAnswer>(SERVER_COMMAND.indexCorpus, indexArguments(picked), token);
+        const result = await this.run<IndexAnswer>(SERVER_COMMAND.indexCorpus, indexArguments(picked, db), token);
         cancelledHere = token.isCancellationRequested;
         return result;
       },
@@ -167,10 +202,31 @@ export class Commands {
     const use = "Use in This Workspace";
     const choice = await vscode.window.showInformationMessage(outcome.message, use);
     if (choice === use) {
-      const config = vscode.workspace.getConfiguration("citelens", picked[0]);
-      const corpora = withCorpus(config.get<unknown>("corpora"), corporaEntry(outcome.db));
-      if (corpora) await config.update("corpora", corpora, vscode.ConfigurationTarget.Workspace);
+      // for the runs of the active run's folder (else the corpus's workspace folder), not every run
+      const runs = this.activeRun()?.uri ?? vscode.workspace.getWorkspaceFolder(picked[0])?.uri ?? picked[0];
+      const entry = corporaEntry(outcome.db);
+      if (withCorpus(vscode.workspace.getConfiguration("citelens", runs).get<unknown>("corpora"), entry))
+        await this.writeSetting(runs, "corpora", [entry], true);
     }
+  }
+
+  /**
+   * An index of a corpus inside a workspace folder lives in that folder's `.citelens/`
+   * (which holds a `.gitignore` of `*`, so git leaves it alone), unless the user picks the
+   * cache; a corpus outside every folder is indexed in the cache (undefined: the server's default).
+   */
+  private async workspaceIndexPath(corpus: vscode.Uri): Promise<string | undefined> {
+    const folder = vscode.workspace.getWorkspaceFolder(corpus);
+    if (!folder) return undefined;
+    const inWorkspace = { label: "In the workspace", description: ".citelens/ (ignored by git)", cache: false };
+    const inCache = { label: "In the cache", description: "the user's CiteLens cache folder", cache: true };
+    const picked = await vscode.window.showQuickPick([inWorkspace, inCache], { title: "CiteLens: where should the index go?" });
+    if (!picked || picked.cache) return undefined;
+    const dir = vscode.Uri.joinPath(folder.uri, ".citelens");
+    await vscode.workspace.fs.createDirectory(dir);
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, ".gitignore"), new TextEncoder().encode("# CiteLens indexes: not part of the project\n*\n"));
+    const name = corpus.path.split("/").pop()?.replace(/\.(jsonl|json)(\.(gz|zst))?$/, "") || "corpus";
+    return vscode.Uri.joinPath(dir, `${name}.sqlite`).fsPath;
   }
 
   /**
@@ -185,13 +241,14 @@ export class Commands {
         const result = await this.run<CheckSummary>(SERVER_COMMAND.checkWorkspace, []);
         if (!result) return;
         const files = result.files ?? [];
-        const errors = files.reduce((n, f) => n + (f.errors ?? 0), 0);
-        const warnings = files.reduce((n, f) => n + (f.warnings ?? 0), 0);
         const unread = files.filter((f) => f.error).length;
-        const summary = `${result.cancelled ? "Cancelled after" : "Checked"} ${files.length} run file(s): ${errors} error(s), ${warnings} warning(s)${unread ? `, ${unread} not checked (see the log)` : ""}.`;
+        const summary = `${result.cancelled ? "Cancelled: " : ""}${summaryLine(result)}${unread ? `; ${unread} not checked (see the log)` : ""}`;
         for (const f of files.filter((f) => f.error)) logChannel().warn(`${f.uri}: ${f.error}`);
         logChannel().info(summary);
-        await vscode.commands.executeCommand("workbench.actions.view.problems");
+        if (this.runs) {
+          this.runs.show(result);
+          await vscode.commands.executeCommand(`${RunsView.id}.focus`);
+        } else await vscode.commands.executeCommand("workbench.actions.view.problems");
         void vscode.window.showInformationMessage(`CiteLens: ${summary}`);
       },
     );

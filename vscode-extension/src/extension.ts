@@ -10,6 +10,7 @@ import { reactionTo } from "./settings";
 import { SpecStatus } from "./statusBar";
 import { evidenceSelection } from "./evidenceSelection";
 import { CitedDocuments, SCHEME } from "./virtualDocuments";
+import { RunsView } from "./runsView";
 
 let server: CiteLensServer | undefined;
 
@@ -21,13 +22,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const restarts = new RestartScheduler((reasons) => srv.restart(reasons), 500);
   const status = new SpecStatus(srv);
   const documents = new CitedDocuments(srv);
-  const commands = new Commands(context, srv, status, documents);
-  context.subscriptions.push(srv, { dispose: () => restarts.dispose() }, status, documents);
+  const runs = new RunsView();
+  const commands = new Commands(context, srv, status, documents, runs);
+  context.subscriptions.push(srv, { dispose: () => restarts.dispose() }, status, documents, runs);
+  const runsTree = vscode.window.createTreeView(RunsView.id, { treeDataProvider: runs });
+  runs.onDidChangeTreeData(() => (runsTree.message = runs.message));
+  runsTree.message = runs.message;
+  context.subscriptions.push(runsTree);
 
   const register = (id: string, fn: (...args: any[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, fn));
   register("citelens.restartServer", () => restarts.now("command"));
   register("citelens.showLog", () => log.show());
-  register("citelens.selectSpec", () => commands.selectSpec());
+  register("citelens.selectSpec", (uri?: unknown) => commands.selectSpec(uri));
+  register("citelens.pickSpec", (uri?: unknown) => commands.selectSpec(uri));
   register("citelens.convertFile", (uri?: unknown, target?: unknown) => commands.convertFile(uri, target));
   register("citelens.indexCorpus", (uri?: vscode.Uri) => commands.indexCorpus(uri));
   register("citelens.checkWorkspace", () => commands.checkWorkspace());

@@ -13,6 +13,7 @@ export const SERVER_COMMAND = {
   indexCorpus: "citelens.indexCorpus",
   showDocument: "citelens.showDocument",
   checkWorkspace: "citelens.checkWorkspace",
+  writeSetting: "citelens.writeSetting",
 } as const;
 
 /** Extension commands whose ids the server also uses; the client must not register these. */
@@ -22,6 +23,8 @@ export const OWN_COMMANDS: ReadonlySet<string> = new Set([
   SERVER_COMMAND.showDocument,
   SERVER_COMMAND.checkWorkspace,
   "citelens.selectSpec",
+  // the server's "Set track spec…" action: in VS Code, the extension's spec picker
+  "citelens.pickSpec",
   "citelens.restartServer",
   "citelens.installServer",
   "citelens.selectInterpreter",
@@ -40,6 +43,19 @@ export interface SpecList {
   /** The spec in force for the file asked about, and where it comes from. */
   active?: string | null;
   source?: string | null;
+  /** The track the file looks like (when no spec is configured), first in `specs`. */
+  guess?: { spec: string; confidence: number; reasons: string[] } | null;
+}
+
+/** `citelens.writeSetting(uri, key, value, {dryRun, append})`: where the setting went. */
+export interface WriteAnswer {
+  applied: boolean;
+  /** The project file and table, in words ("pyproject.toml [tool.citelens]"). */
+  where?: string;
+  path?: string;
+  /** The project file does not exist yet. */
+  created?: boolean;
+  reason?: string;
 }
 
 /** `citelens.showDocument(uri, line, character)`: the document cited at a position. */
@@ -73,8 +89,21 @@ export interface ConvertAnswer {
   lost?: string[];
 }
 
-/** `citelens.checkWorkspace()`: one entry per run file. */
+/** One run of `citelens.checkWorkspace()`. */
+export interface RunEntry {
+  uri: string;
+  spec?: string | null;
+  errors?: number;
+  warnings?: number;
+  /** Shares of the judged sentences, when support is on and something was judged. */
+  support?: { supported: number; partial: number; unsupported: number } | null;
+  notJudged?: string | null;
+  error?: string;
+}
+
+/** `citelens.checkWorkspace()`: one entry per run file, and the summary in the CLI's words. */
 export interface CheckSummary {
-  files?: { uri: string; errors?: number; warnings?: number; error?: string }[];
+  files?: RunEntry[];
+  summary?: string;
   cancelled?: boolean;
 }

@@ -13,6 +13,7 @@ from citelens.cli import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 if TYPE_CHECKING:
     from citelens.config.settings import Settings
     from citelens.corpus import SourceChain
+    from citelens.session import Workspace
     from citelens.support.cache import VerdictCache
     from citelens.support.run import SupportRun
 
@@ -22,7 +23,24 @@ def configure(p: argparse.ArgumentParser) -> None:
         "paths",
         nargs="+",
         metavar="PATH",
-        help="run files (JSONL, JSON array or one report); a directory means the files directly inside it",
+        help="run files (JSONL, JSON array or one report); a directory is searched for runs "
+        "(sub-directories too; topics, corpus and excluded files are skipped)",
+    )
+    p.add_argument(
+        "--no-respect-gitignore",
+        dest="respect_gitignore",
+        action="store_false",
+        help="also search the files .gitignore ignores",
+    )
+    p.add_argument(
+        "--show-files",
+        action="store_true",
+        help="print the run files the paths hold (and why each look-alike is skipped); check nothing",
+    )
+    p.add_argument(
+        "--show-settings",
+        action="store_true",
+        help="print the settings that apply to each named file and where each came from; check nothing",
     )
     p.add_argument(
         "--spec",
@@ -171,6 +189,17 @@ def _cache_path(raw: str | None) -> Path | None:
     return cache_root() / "support.sqlite"
 
 
+def _print_track_hint(workspace: Workspace, path: str, shown: str, data: bytes, errors: int) -> None:
+    """One line on stderr when the run looks like a track other than the one it was
+    checked as (or no spec is configured)."""
+    from citelens.session.track_hint import track_hint
+
+    settings = workspace.settings_for(Path.cwd() / shown if path == "-" else path)
+    hint = track_hint(settings, data[:262144].decode("utf-8", errors="replace"), errors)
+    if hint is not None:
+        print(f"citelens check: {shown}: {hint}", file=sys.stderr)
+
+
 def run(args: argparse.Namespace) -> int:
     import gc
 
@@ -179,8 +208,8 @@ def run(args: argparse.Namespace) -> int:
     gc.disable()
     from citelens.config import ConfigError
     from citelens.files import FileError, read_bytes
-    from citelens.files.runs import run_files
     from citelens.session import Workspace
+    from citelens.session.run_files import find_runs
     from citelens.specs import SpecError
     from citelens.topics import TopicFileError
 
@@ -200,10 +229,18 @@ def run(args: argparse.Namespace) -> int:
         checker_options={"cache_size": 0, "workers": min(os.cpu_count() or 1, 4)},
         support_runs=support_runs,
     )
-    named = run_files(args.paths)
+    if args.show_settings:
+        from citelens.cli.inspect_files import show_settings
+
+        return show_settings(workspace, args.paths, sys.stdout)
+    named = find_runs(workspace, args.paths, respect_gitignore=args.respect_gitignore)
     unusable = len(named.problems)
     for problem in named.problems:
         print(f"citelens check: {problem}", file=sys.stderr)
+    if args.show_files:
+        from citelens.cli.inspect_files import show_files
+
+        return show_files(named, sys.stdout)
     results = []
     try:
         for path in named.paths:
@@ -219,6 +256,8 @@ def run(args: argparse.Namespace) -> int:
                 unusable += 1
                 continue
             results.append(checker.check_bytes(data, shown))
+            if args.format == "text" and not args.diff:
+                _print_track_hint(workspace, path, shown, data, results[-1].count("error"))
             if args.fix or args.diff:
                 from citelens.cli.fixing import apply_fixes
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from citelens.config.error import ConfigError
+from citelens.config.project_keys import PROJECT_KEYS
 from citelens.config.settings import SETTING_KEYS, SETTING_TYPES, Settings, check_severity_table, suggestion
 from citelens.config.trust import withhold_untrusted
 from citelens.source.toml_lines import Table, TomlLines, syntax_error
@@ -30,6 +31,14 @@ def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
         raise ConfigError(f"cannot read the config file: {exc}", path) from None
     try:
         return tomllib.loads(text), text
+    except tomllib.TOMLDecodeError as exc:
+        reason, line = syntax_error(exc)
+        raise ConfigError(f"not valid TOML: {reason}", path, line) from None
+
+
+def _parse_toml(text: str, path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         reason, line = syntax_error(exc)
         raise ConfigError(f"not valid TOML: {reason}", path, line) from None
@@ -96,25 +105,40 @@ def _resolve_spec(value: str, base: Path, path: Path, line: int | None) -> str:
 def load_config(path: str | Path) -> Settings:
     """The settings in one config file, validated; relative paths are taken from the
     file's directory."""
+    return settings_from_table(*read_table(path))
+
+
+def read_table(path: str | Path, text: str | None = None) -> tuple[dict[str, Any], Path, TomlLines, Table]:
+    """(the settings table of a config file, its absolute path, its key lines, the table's
+    name); `text`: the file's text when it is not (yet) on disk."""
     path = Path(path).absolute()
     table = CONFIG_FILES.get(path.name, ())
-    data, text = _read_toml(path)
+    data, text = _read_toml(path) if text is None else (_parse_toml(text, path), text)
     raw = _table(data, table)
     lines = TomlLines(text)
     if raw is None:
         raise ConfigError(f"no [{'.'.join(table)}] table in this file", path)
     if not isinstance(raw, dict):
         raise ConfigError(f"'{'.'.join(table)}' must be a table", path, lines.line_of(table[:-1], table[-1]))
+    return raw, path, lines, table
+
+
+def settings_from_table(
+    raw: dict[str, Any], path: Path, lines: TomlLines, table: Table, *, project_keys: bool = True
+) -> Settings:
+    """One table's settings, validated (the top table, or an `[[overrides]]` entry with
+    `project_keys` False: files, exclusion and overrides are the project's, not a folder's)."""
     where = f"[{'.'.join(table)}]" if table else "citelens.toml"
+    allowed = (*SETTING_KEYS, *PROJECT_KEYS) if project_keys else SETTING_KEYS
 
     def line(key: str, sub: Table = ()) -> int | None:
         return lines.line_of(table + sub, key)
 
     for key in raw:
-        if key not in SETTING_KEYS:
+        if key not in allowed:
             raise ConfigError(
-                f"unknown setting {key!r}{suggestion(key, SETTING_KEYS)} in {where}; "
-                f"known settings: {', '.join(SETTING_KEYS)}",
+                f"unknown setting {key!r}{suggestion(key, allowed)} in {where}; "
+                f"known settings: {', '.join(allowed)}",
                 path,
                 line(key),
             )
@@ -155,7 +179,7 @@ def load_config(path: str | Path) -> Settings:
         files=tuple(raw.get("files", ())),
         support=raw.get("support", False),
         support_thresholds=support_thresholds,
-        origins=dict.fromkeys(raw, str(path)),
+        origins={key: str(path) for key in raw if key in SETTING_KEYS},
         withheld=(withheld,) if withheld else (),
     )
 

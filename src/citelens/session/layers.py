@@ -12,10 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from citelens.config.settings import SETTING_KEYS, SETTING_TYPES, SEVERITY_VALUES, Settings, always_error
 from citelens.specs import FINDING_CODES
+
+if TYPE_CHECKING:
+    from citelens.config.overrides import Override
 
 
 @dataclass(frozen=True)
@@ -99,6 +102,11 @@ def project_layer(settings: Settings) -> Layer:
     """The keys a project file sets (as `load_config` read them)."""
     values = {key: getattr(settings, key) for key in SETTING_KEYS if key in settings.origins}
     return Layer(str(settings.source), values)
+
+
+def override_layer(override: Override) -> Layer:
+    """The keys one `[[overrides]]` table sets, named after the table."""
+    return Layer(override.origin, project_layer(override.settings).values)
 
 
 def resolve(layers: list[Layer], source: Path | None) -> Settings:

@@ -17,7 +17,8 @@ from urllib.parse import unquote, urlparse
 
 from citelens.check.engine import Checker
 from citelens.check.result import FileResult
-from citelens.config.loader import find_config, load_config
+from citelens.config.loader import find_config
+from citelens.config.overrides import ProjectFile, load_project
 from citelens.config.settings import Settings
 from citelens.config.trust import trust_store, user_config_file
 from citelens.session.layers import (
@@ -25,6 +26,7 @@ from citelens.session.layers import (
     check_project_thresholds,
     cli_layer,
     editor_layer,
+    override_layer,
     project_layer,
     resolve,
 )
@@ -95,7 +97,7 @@ class Workspace:
         self._checker_options = dict(checker_options or {})
         self._support_runs = support_runs
         self._configs: dict[Path, Path | None] = {}  # folder -> its project file
-        self._loaded: dict[Path, Settings] = {}  # project file -> its settings
+        self._loaded: dict[Path, ProjectFile] = {}  # project file -> what it holds
         self._checkers: dict[tuple[Any, ...], Checker] = {}
         self._stamps: dict[Path, _Stamp] = {}
         self._docs: dict[str, OpenDocument] = {}
@@ -132,16 +134,9 @@ class Workspace:
                 layers.append(self._editor[folder])
             config = self._config_for(path.parent)
             if config is not None:
-                loaded = self._loaded.get(config)
-                if loaded is None:
-                    self._watch(config)
-                    loaded = load_config(config)
-                    check_project_thresholds(loaded)
-                    if loaded.withheld:  # said once (the settings are kept); `citelens trust` re-reads
-                        self.messages.extend(loaded.withheld)
-                        self._watch(trust_store())
-                    self._loaded[config] = loaded
-                layers.append(project_layer(loaded))
+                project = self.project(config)
+                layers.append(project_layer(project.settings))
+                layers.extend(override_layer(o) for o in project.overrides_for(path))
                 source = config
         layers.append(self._cli)
         return resolve(layers, source)
@@ -158,8 +153,30 @@ class Workspace:
                 present = False
             if not present:
                 return []
-            loaded = self._loaded[user] = load_config(user)
-        return [project_layer(loaded)]
+            loaded = self._loaded[user] = load_project(user)
+        return [project_layer(loaded.settings)]
+
+    def project(self, config: Path) -> ProjectFile:
+        """A project file as read (settings, overrides, exclusion), read once until it changes."""
+        loaded = self._loaded.get(config)
+        if loaded is None:
+            self._watch(config)
+            loaded = load_project(config)
+            withheld: list[str] = []
+            for settings in (loaded.settings, *(o.settings for o in loaded.overrides)):
+                check_project_thresholds(settings)
+                withheld.extend(settings.withheld)
+            if withheld:  # said once (the settings are kept); `citelens trust` re-reads
+                self.messages.extend(withheld)
+                self._watch(trust_store())
+            self._loaded[config] = loaded
+        return loaded
+
+    def project_for(self, path: str | Path) -> ProjectFile | None:
+        """The project file that governs `path` (the nearest one above it), read."""
+        path = Path(path).absolute()
+        config = self._config_for(path if path.is_dir() else path.parent)
+        return self.project(config) if config is not None else None
 
     def _editor_folder(self, path: Path) -> Path | None:
         best = None

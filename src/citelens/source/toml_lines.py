@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 
 _HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")
+#: `[[name]]`: an entry of an array of tables; its keys are under (*name, "N"), N from 0
+_ARRAY_HEADER = re.compile(r"^\s*\[\[\s*([^\[\]]+?)\s*\]\]\s*(#.*)?$")
 _KEY = re.compile(
     r"""^\s*((?:[A-Za-z0-9_\-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_\-]+|"[^"]*"|'[^']*'))*)\s*="""
 )
@@ -34,8 +36,14 @@ class TomlLines:
         self.tables: dict[Table, int] = {}
         self._lines = text.splitlines()
         table: Table = ()
+        entries: dict[Table, int] = {}
         for n, line in enumerate(self._lines, start=1):
-            if m := _HEADER.match(line):
+            if m := _ARRAY_HEADER.match(line):
+                name = _parts(m.group(1))
+                entries[name] = entries.get(name, -1) + 1
+                table = (*name, str(entries[name]))
+                self.tables.setdefault(table, n)
+            elif m := _HEADER.match(line):
                 table = _parts(m.group(1))
                 self.tables.setdefault(table, n)
             elif m := _KEY.match(line):

@@ -67,6 +67,19 @@ class FileSupport:
         return self._made
 
 
+#: what stands in for the figures of a report (or run) in which no citation was judged
+NOT_JUDGED = "not judged: no documents; pass --docs or set corpora"
+NOT_CITED = "not judged: no sentence cites a document"
+
+
+def not_judged(counts: Mapping[str, int]) -> str | None:
+    """Why there are no support figures (None: some citation was judged). Groundedness
+    1.00 and hallucination 0.00 for reports in which nothing was judged would be false."""
+    if any(counts.get(k, 0) for k in _SHARED):
+        return None
+    return NOT_JUDGED if counts.get("unchecked", 0) else NOT_CITED
+
+
 def shares(counts: Mapping[str, int]) -> dict[str, float]:
     """Share of sentences supported / partial / unsupported among the judged ones."""
     judged = sum(counts.get(k, 0) for k in _SHARED)
@@ -92,11 +105,14 @@ def metrics_dict(report: ReportSupport) -> dict[str, Any]:
 
 
 def report_document(report: ReportSupport) -> dict[str, Any]:
+    counts = report.counts()
+    why = not_judged(counts)
     return {
         "topic_id": report.topic_id,
-        "counts": dict(report.counts()),
-        "shares": {k: round(v, 4) for k, v in shares(report.counts()).items()},
-        "hallucination_metrics": metrics_dict(report),
+        "counts": dict(counts),
+        "shares": None if why else {k: round(v, 4) for k, v in shares(counts).items()},
+        "hallucination_metrics": None if why else metrics_dict(report),
+        "not_judged": why,
         "sentences": [
             {
                 "index": s.index,
@@ -111,7 +127,9 @@ def report_document(report: ReportSupport) -> dict[str, Any]:
 
 def file_document(path: str, support: FileSupport) -> dict[str, Any]:
     totals = run_totals(support.figures)
-    totals["shares"] = {k: round(v, 4) for k, v in totals["shares"].items()}
+    why = not_judged(totals["counts"])
+    totals["shares"] = None if why else {k: round(v, 4) for k, v in totals["shares"].items()}
+    totals["not_judged"] = why
     return {"path": path, "run": totals, "reports": support.report_documents()}
 
 
@@ -124,18 +142,26 @@ def text_lines(path: str, support: FileSupport) -> list[str]:
     lines = []
     for n, (topic_id, c, grounded) in enumerate(support.figures, start=1):
         supported, partial, unsupported = c.get("supported", 0), c.get("partial", 0), c.get("unsupported", 0)
-        judged = (supported + partial + unsupported) or 1  # none judged: every share 0%
+        judged = supported + partial + unsupported
         extra = "".join(f", {c[k]} {k}" for k in ("unchecked", "uncited") if c.get(k))
+        head = f"{path}: report {n} (topic {topic_id}): {sum(c.values())} sentences{extra}: "
+        why = not_judged(c)
+        if why:
+            lines.append(head + why)
+            continue
         lines.append(
-            f"{path}: report {n} (topic {topic_id}): {sum(c.values())} sentences{extra}: "
-            f"supported {100 * supported / judged:.0f}%, partial {100 * partial / judged:.0f}%, "
+            f"{head}supported {100 * supported / judged:.0f}%, partial {100 * partial / judged:.0f}%, "
             f"unsupported {100 * unsupported / judged:.0f}%; "
             f"groundedness {grounded:.2f}, hallucination rate {1.0 - grounded:.2f}"
         )
     t = run_totals(support.figures)
     sh = t["shares"]
+    head = f"{path}: run: {t['reports']} reports, {t['sentences']} sentences: "
+    why = not_judged(t["counts"])
     lines.append(
-        f"{path}: run: {t['reports']} reports, {t['sentences']} sentences: supported {_pct(sh['supported'])}, "
+        head + why
+        if why
+        else f"{head}supported {_pct(sh['supported'])}, "
         f"partial {_pct(sh['partial'])}, unsupported {_pct(sh['unsupported'])}"
     )
     return lines
