@@ -40,3 +40,18 @@ def test_every_server_setting_is_resource_scoped_and_says_the_project_file_wins(
         assert "citelens.toml" in prop["markdownDescription"] and "wins" in prop["markdownDescription"], key
     for key in ("debounceMs", "inlayHints", "interpreter"):
         assert props[f"citelens.{key}"]["scope"] == "resource"
+
+
+def test_every_builtin_spec_contributes_its_current_report_schema() -> None:
+    """`jsonValidation` maps *.ID.report.json to the schema `citelens schema --spec ID` prints."""
+    from citelens.specs.json_schema import report_schema
+
+    contributed = json.loads(MANIFEST.read_text(encoding="utf-8"))["contributes"]["jsonValidation"]
+    by_url = {entry["url"]: entry["fileMatch"] for entry in contributed}
+    for spec_id, spec in builtin_specs().items():
+        assert by_url[f"./schemas/{spec_id}.schema.json"] == [f"*.{spec_id}.report.json"]
+        shipped = MANIFEST.parent / "schemas" / f"{spec_id}.schema.json"
+        assert json.loads(shipped.read_text(encoding="utf-8")) == report_schema(spec, spec_id), (
+            f"{shipped.name} is stale: run `npm run sync-contributes`"
+        )
+    assert "!schemas/**" in (MANIFEST.parent / ".vscodeignore").read_text(encoding="utf-8")

@@ -39,6 +39,7 @@ def _changed_line(old: str, new: str, color: bool) -> list[tuple[int, str]]:
     a, b = _tokens(old.removesuffix("\n")), _tokens(new.removesuffix("\n"))
     ops = difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
     pieces: list[tuple[str, str, str, int]] = []  # (tag, old text, new text, old column)
+    tag: str
     col = 0
     for tag, i1, i2, j1, j2 in ops:
         old_text, new_text = "".join(a[i1:i2]), "".join(b[j1:j2])
