@@ -94,9 +94,9 @@ def run(args: argparse.Namespace) -> int:
 
     overview = Overview(args.title, __version__, runs)
     if args.format == "json":
-        from citelens.source.json_text import json_dumps
+        from citelens.overview.model import as_json
 
-        text = json_dumps(overview.to_data(), indent=1) + "\n"
+        text = as_json(overview.to_data(), indent=1) + "\n"
     else:
         from citelens.overview.page import render_page
 

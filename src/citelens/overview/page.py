@@ -16,8 +16,7 @@ from html import escape
 from importlib.resources import files
 
 from citelens.overview.charts import comparison_chart, findings_chart, support_chart
-from citelens.overview.model import Overview, RunOverview
-from citelens.source.json_text import json_dumps
+from citelens.overview.model import Overview, RunOverview, as_json
 
 
 @cache
@@ -39,7 +38,7 @@ def content_security_policy(script: str, style: str) -> str:
 
 def embedded_json(data: object) -> str:
     """JSON safe inside a `<script>` element: no `<`, `>` or `&` appear literally."""
-    text = json_dumps(data, separators=(",", ":"))
+    text = as_json(data, separators=(",", ":"))
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
