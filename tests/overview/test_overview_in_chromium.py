@@ -16,8 +16,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from cli_capture import run
 from overview_cases import (
     EXAMPLES,
     HOSTILE_SENTENCE,
@@ -27,6 +25,8 @@ from overview_cases import (
     expected_counts,
     hostile_run,
 )
+
+from cli_capture import run
 
 E2E = ROOT / "vscode-extension" / "e2e"
 DRIVER = E2E / "overview-page.mjs"

@@ -9,12 +9,8 @@ import hashlib
 import json
 import re
 from collections import Counter
-from pathlib import Path
 
 import pytest
-
-from citelens.overview.collect import passages
-from cli_capture import run
 from overview_cases import (
     EXAMPLES,
     HOSTILE_DOC,
@@ -24,6 +20,9 @@ from overview_cases import (
     expected_counts,
     hostile_run,
 )
+
+from citelens.overview.collect import passages
+from cli_capture import run
 
 MISTAKES = EXAMPLES / "rag26-with-mistakes.jsonl"
 TOPICS = EXAMPLES / "rag26-topics.tsv"

@@ -125,7 +125,7 @@ class RunOverview:
     support: SupportTotals | None = None
 
     def to_data(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self.__slots__}  # type: ignore[attr-defined]
+        return {name: getattr(self, name) for name in self.__slots__}
 
 
 @dataclass(slots=True)
