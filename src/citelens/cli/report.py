@@ -12,12 +12,8 @@ from typing import TYPE_CHECKING
 from citelens.cli import EXIT_OK, EXIT_USAGE
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-    from typing import Any
-
-    from citelens.overview.collect import DocumentText
-    from citelens.overview.model import RunOverview
-    from citelens.support.run import SupportRun
+    from citelens.cli.check import _SupportRuns
+    from citelens.overview.model import Overview
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -83,16 +79,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"citelens report: {exc}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        runs, unusable = _overviews(args, cli, support_runs)
+        overview, unusable = _overviews(args, cli, support_runs)
     except (SpecError, TopicFileError, ConfigError) as exc:
         print(f"citelens report: {exc}", file=sys.stderr)
         return EXIT_USAGE
     finally:
         support_runs.close()
-    from citelens import __version__
-    from citelens.overview.model import Overview
-
-    overview = Overview(args.title, __version__, runs)
     if args.format == "json":
         from citelens.overview.model import as_json
 
@@ -111,68 +103,32 @@ def run(args: argparse.Namespace) -> int:
         except FileError as exc:
             print(f"citelens report: {exc}", file=sys.stderr)
             return EXIT_USAGE
-        reports = sum(r.reports for r in runs)
-        print(f"citelens report: {len(runs)} run(s), {reports} report(s) -> {target}", file=sys.stderr)
+        reports = sum(r.reports for r in overview.runs)
+        print(
+            f"citelens report: {len(overview.runs)} run(s), {reports} report(s) -> {target}", file=sys.stderr
+        )
     return EXIT_USAGE if unusable else EXIT_OK
 
 
-def _document_text(run: SupportRun) -> DocumentText:
-    """A cited document's text as the judge read it: the report's own `documents`
-    first, then the configured sources."""
-    from citelens.support.documents import embedded_documents
-
-    def text(doc_id: str, report: Mapping[str, Any]) -> str | None:
-        return run.document(doc_id, report, embedded_documents(report))
-
-    return text
-
-
 def _overviews(
-    args: argparse.Namespace, cli: dict[str, object], support_runs: object
-) -> tuple[list[RunOverview], int]:
+    args: argparse.Namespace, cli: dict[str, object], support_runs: _SupportRuns
+) -> tuple[Overview, int]:
     """Each run checked as `citelens check` does, then summed up (files that cannot be
     read are named on standard error and counted)."""
-    from citelens.check.catalog import docs_uri, summary
-    from citelens.files import FileError, read_bytes
-    from citelens.files.runs import run_files
-    from citelens.overview.collect import run_overview
+    from citelens.overview.runs import overview_of
     from citelens.session import Workspace
-    from citelens.source.document import decode
 
-    workspace = Workspace(cli=cli, checker_options={"cache_size": 0, "workers": 1}, support_runs=support_runs)  # type: ignore[arg-type]
-    named = run_files(args.paths)
-    unusable = len(named.problems)
-    for problem in named.problems:
-        print(f"citelens report: {problem}", file=sys.stderr)
-    runs = []
+    workspace = Workspace(cli=cli, checker_options={"cache_size": 0, "workers": 1}, support_runs=support_runs)
     try:
-        for path in named.paths:
-            if path == "-":
-                print("citelens report: standard input is not supported; name the run files", file=sys.stderr)
-                unusable += 1
-                continue
-            try:
-                data = read_bytes(path)
-            except FileError as exc:
-                print(f"citelens report: {exc}", file=sys.stderr)
-                unusable += 1
-                continue
-            settings = workspace.settings_for(path)
-            result = workspace.checker_for(path).check_bytes(data, path)
-            text, _ = decode(data)
-            doc = workspace.open(Path(path), text)
-            lookup = workspace.support_run_for(settings) if settings.support else None
-            runs.append(
-                run_overview(
-                    doc,
-                    result,
-                    spec_id=args.spec or settings.spec,
-                    summary=summary,
-                    docs_link=lambda code: docs_uri(code, args.docs_base),
-                    document_text=_document_text(lookup) if lookup is not None else None,
-                )
-            )
-            workspace.close(Path(path))
+        named = overview_of(
+            workspace,
+            args.paths,
+            title=args.title,
+            docs_base=args.docs_base,
+            spec_label=lambda path: args.spec or workspace.settings_for(path).spec,
+        )
     finally:
         workspace.close_sources()
-    return runs, unusable
+    for problem in named.problems:
+        print(f"citelens report: {problem}", file=sys.stderr)
+    return named.overview, len(named.problems)
