@@ -53,6 +53,7 @@ def overview_of(
     from citelens.check.catalog import docs_uri, summary
     from citelens.files import FileError, read_bytes
     from citelens.files.runs import run_files
+    from citelens.session.document import OpenDocument
     from citelens.source.document import decode
 
     named = run_files([str(p) for p in paths])
@@ -73,19 +74,18 @@ def overview_of(
         settings = workspace.settings_for(path)
         result = workspace.checker_for(path).check_bytes(data, path)
         text, _ = decode(data)
-        doc = workspace.open(Path(path), text)
-        try:
-            lookup = workspace.support_run_for(settings) if settings.support else None
-            runs.append(
-                run_overview(
-                    doc,
-                    result,
-                    spec_id=spec_label(path) if spec_label is not None else settings.spec,
-                    summary=summary,
-                    docs_link=lambda code: docs_uri(code, docs_base),
-                    document_text=document_text(lookup) if lookup is not None else None,
-                )
+        # a document of its own, not registered in the workspace: an editor's open
+        # document of the same file stays as it is
+        doc = OpenDocument(workspace, Path(path).resolve().as_uri(), Path(path), text)
+        lookup = workspace.support_run_for(settings) if settings.support else None
+        runs.append(
+            run_overview(
+                doc,
+                result,
+                spec_id=spec_label(path) if spec_label is not None else settings.spec,
+                summary=summary,
+                docs_link=lambda code: docs_uri(code, docs_base),
+                document_text=document_text(lookup) if lookup is not None else None,
             )
-        finally:
-            workspace.close(Path(path))
+        )
     return NamedRuns(Overview(title, __version__, runs), problems)
