@@ -22,6 +22,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"align"}),
     frozenset({"support"}),
     frozenset({"session"}),  # what an editor holds
+    frozenset({"overview"}),  # a run at a glance: the overview page's data and HTML
     frozenset({"cli"}),
 )
 RANK = {package: n for n, layer in enumerate(LAYERS) for package in layer}

@@ -84,6 +84,16 @@ def test_ragtime_citations_carry_their_scores():
     assert [p.pointer for p in key.parents] == ["/responses/0/citations", "/responses/0", "/responses", ""]
 
 
+def test_a_score_too_large_for_a_float_is_no_score_not_a_crash():
+    text = (
+        '{"metadata": {"run_id": "r", "team_id": "t", "topic_id": "1"},'
+        ' "responses": [{"text": "A.", "citations": {"d1": 1' + "0" * 400 + "}}]}\n"
+    )
+    doc = Workspace(cli={"spec": "ragtime25"}).open("untitled:r", text)
+    (sentence,) = doc.sentences(0)
+    assert [(c.doc_id, c.score) for c in sentence.citations] == [("d1", None)]
+
+
 def test_nothing_between_reports_or_in_a_broken_one():
     text, _ = generated("rag25", 3, 1)
     text = text.replace("\n", "\n\n", 1) + "{not json\n"

@@ -54,3 +54,18 @@ def test_restricted_mode_is_declared_and_the_settings_that_run_or_contact_are_re
     assert editor_rows == {"citelens.interpreter", "citelens.corpora"}
     assert set(untrusted["restrictedConfigurations"]) == editor_rows
     assert editor_rows <= set(_properties())
+
+
+def test_every_builtin_spec_contributes_its_current_report_schema() -> None:
+    """`jsonValidation` maps *.ID.report.json to the schema `citelens schema --spec ID` prints."""
+    from citelens.specs.json_schema import report_schema
+
+    contributed = json.loads(MANIFEST.read_text(encoding="utf-8"))["contributes"]["jsonValidation"]
+    by_url = {entry["url"]: entry["fileMatch"] for entry in contributed}
+    for spec_id, spec in builtin_specs().items():
+        assert by_url[f"./schemas/{spec_id}.schema.json"] == [f"*.{spec_id}.report.json"]
+        shipped = MANIFEST.parent / "schemas" / f"{spec_id}.schema.json"
+        assert json.loads(shipped.read_text(encoding="utf-8")) == report_schema(spec, spec_id), (
+            f"{shipped.name} is stale: run `npm run sync-contributes`"
+        )
+    assert "!schemas/**" in (MANIFEST.parent / ".vscodeignore").read_text(encoding="utf-8")

@@ -22,6 +22,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "align": ("align", "show the evidence for answer sentences in source documents"),
     "specs": ("specs", "list the track specs, or show one spec's rules"),
     "rules": ("rules", "explain the finding codes"),
+    "report": ("report", "write an overview page (HTML) of runs: findings, topics, support"),
+    "schema": ("schema", "print the JSON Schema of one report of a track spec"),
     "index": ("index", "build the local index of corpus files (incremental, resumable)"),
     "show": ("show", "print a document from the configured document sources"),
     "serve": ("serve", "run the language server (LSP over stdio) for editors"),

@@ -61,7 +61,14 @@ def configure(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="with --fix/--diff: also apply fixes that change content (e.g. trimming an over-long answer)",
     )
-    p.add_argument("--diff", action="store_true", help="show the fixes as a unified diff; write nothing")
+    p.add_argument("--diff", action="store_true", help="show the fixes as a diff; write nothing")
+    p.add_argument(
+        "--diff-format",
+        choices=("auto", "unified", "tokens"),
+        default="auto",
+        help="with --diff: unified (what `patch -p1` applies), tokens (only the changed tokens of "
+        "each line, with context) or auto (tokens on a terminal, unified otherwise; the default)",
+    )
     p.add_argument(
         "--docs",
         nargs="+",
@@ -200,6 +207,15 @@ def _print_track_hint(workspace: Workspace, path: str, shown: str, data: bytes, 
         print(f"citelens check: {shown}: {hint}", file=sys.stderr)
 
 
+def _diff_format(chosen: str, stream: object) -> str:
+    """`auto`: the readable token view for a person at a terminal, the unified diff
+    (which `patch` applies) for a pipe or a file."""
+    if chosen != "auto":
+        return chosen
+    isatty = getattr(stream, "isatty", None)
+    return "tokens" if isatty and isatty() else "unified"
+
+
 def run(args: argparse.Namespace) -> int:
     import gc
 
@@ -245,7 +261,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         for path in named.paths:
             shown = STDIN_NAME if path == "-" else path
-            checker = workspace.checker_for(Path.cwd() / shown if path == "-" else path)
+            # --statistics marks what --fix would repair: it needs the findings' fixes
+            checker = workspace.checker_for(
+                Path.cwd() / shown if path == "-" else path, fixes=args.statistics
+            )
             for message in workspace.messages:  # e.g. what an untrusted project file may not do
                 print(f"citelens check: {message}", file=sys.stderr)
             workspace.messages.clear()
@@ -269,6 +288,7 @@ def run(args: argparse.Namespace) -> int:
                         write=args.fix and not args.diff,
                         unsafe=args.unsafe_fixes,
                         stream=sys.stdout,
+                        diff_format=_diff_format(args.diff_format, sys.stdout),
                     )
                 except FileError as exc:  # not written: the findings still count and print
                     print(f"citelens check: {exc}", file=sys.stderr)

@@ -8,6 +8,7 @@ from typing import TextIO
 
 from citelens.check.result import FileResult
 from citelens.cli.output.as_diff import render_diff
+from citelens.cli.output.as_token_diff import render_token_diff
 from citelens.files import FileError, write_file
 from citelens.files.snapshot import Snapshot
 from citelens.session import Workspace
@@ -17,10 +18,17 @@ _BOM = b"\xef\xbb\xbf"
 
 
 def apply_fixes(
-    result: FileResult, data: bytes, workspace: Workspace, *, write: bool, unsafe: bool, stream: TextIO
+    result: FileResult,
+    data: bytes,
+    workspace: Workspace,
+    *,
+    write: bool,
+    unsafe: bool,
+    stream: TextIO,
+    diff_format: str = "unified",
 ) -> FileResult:
     """Fix one checked file (`OpenDocument.fix_all` with its settings) from the bytes it
-    was checked from; write it back, or print the diff. Returns the findings left (the
+    was checked from; write it back, or print the diff (`diff_format` unified or tokens). Returns the findings left (the
     original ones when nothing was written). Raises `FileError` when the file cannot be
     written; it is then unchanged."""
     try:
@@ -44,6 +52,10 @@ def apply_fixes(
         # refused if the file is no longer the bytes these fixes were computed from
         write_file(result.path, (bom + outcome.text).encode("utf-8"), unchanged_since=read_as)
         print(f"{result.path}: applied {len(outcome.applied)} fix(es)", file=sys.stderr)
+    elif diff_format == "tokens":
+        from citelens.cli.output.as_text import use_color
+
+        stream.write(render_token_diff(text, outcome.text, result.path, color=use_color(stream)))
     else:
         stream.write(render_diff(bom + text, bom + outcome.text, result.path))
     return outcome.result

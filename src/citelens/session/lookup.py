@@ -150,7 +150,7 @@ def _citations(
     elif node.kind == "object" and isinstance(cits, dict):
         for j, member in enumerate(node.members):
             score = cits.get(member.key)
-            number = float(score) if isinstance(score, (int, float)) and not isinstance(score, bool) else None
+            number = _score(score)
             out.append(
                 CitationInfo(
                     report,
@@ -173,3 +173,14 @@ def _int_text(c: Any) -> int | None:
     if isinstance(c, float) and c.is_integer():
         return int(c)
     return None
+
+
+def _score(value: object) -> float | None:
+    """A RAGTIME score as a number (None: not a number, or an integer too large for a
+    float, which the `citation_score` rule reports)."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return None
+    try:
+        return float(value)
+    except OverflowError:
+        return None
