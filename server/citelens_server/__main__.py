@@ -19,12 +19,23 @@ def create_server():  # -> CiteLensServer (imports kept inside: `--help` stays i
         indexing,
         lifecycle,
         navigation,
+        spec_settings,
         sync,
     )
     from citelens_server.server import CiteLensServer
 
     server = CiteLensServer()
-    for module in (lifecycle, sync, actions, hover, navigation, commands, cited_documents, indexing):
+    for module in (
+        lifecycle,
+        sync,
+        actions,
+        hover,
+        navigation,
+        commands,
+        cited_documents,
+        indexing,
+        spec_settings,
+    ):
         module.register(server)
     return server
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 from pathlib import Path
 from typing import Any
 
@@ -19,48 +18,21 @@ from lsprotocol import types
 
 from citelens_server.edits import workspace_edit
 from citelens_server.progress import Progress
-from citelens_server.server import REPORT_SUFFIXES, CiteLensServer, uri_path
+from citelens_server.server import CiteLensServer, uri_path
 
 log = logging.getLogger("citelens_server")
 
 CHECK_WORKSPACE = "citelens.checkWorkspace"
 CONVERT_FILE = "citelens.convertFile"
 SET_SPEC = "citelens.setSpec"
-SKIPPED_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", ".mypy_cache", ".ruff_cache"}
-MAX_FILES = 5000
 
 
 def run_files(ls: CiteLensServer) -> list[Path]:
-    """The run files under the workspace folders: `*.jsonl`, `*.json` and the `files` globs
-    (skipped directories are not walked into)."""
-    found: list[Path] = []
-    for folder in ls.folders:
-        for root, dirs, names in os.walk(folder):
-            dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
-            for name in sorted(names):
-                path = Path(root) / name
-                if name.lower().endswith(REPORT_SUFFIXES) or ls._matches_configured_globs(path):
-                    if _is_settings_input(ls, path):
-                        continue  # the topics file or a corpus: read by the checks, not a run
-                    found.append(path)
-                    if len(found) >= MAX_FILES:
-                        return found
-    return found
+    """The run files under the workspace folders, as `citelens check FOLDER` finds them
+    (the engine's answer: run_detection.py)."""
+    from citelens_server.run_detection import workspace_runs
 
-
-def _is_settings_input(ls: CiteLensServer, path: Path) -> bool:
-    try:
-        settings = ls.session.settings_for(path)
-    except Exception:  # a broken project file: its runs are still listed (and show the problem)
-        return False
-    here = path.resolve()
-    if settings.topics is not None and Path(settings.topics).resolve() == here:
-        return True
-    for corpus in settings.corpora or ():
-        where = Path(corpus)
-        if where.is_absolute() and (where.resolve() == here or where.resolve() in here.parents):
-            return True
-    return False
+    return workspace_runs(ls)
 
 
 def register(server: CiteLensServer) -> None:
@@ -88,6 +60,7 @@ def register(server: CiteLensServer) -> None:
             progress.end("cancelled" if summary["cancelled"] else f"{len(summary['files'])} file(s) checked")
         if not summary["cancelled"]:
             await _show_workspace(ls, checked)
+        summary["summary"] = _summary_line(summary["files"])
         return summary
 
     @server.command(CONVERT_FILE)
@@ -122,16 +95,56 @@ async def _check_one(ls: CiteLensServer, path: Path, checked: dict[str, Any]) ->
     from citelens_server.workspace_pull import disk_check
 
     uri = path.as_uri()
+    about = _run_settings(ls, path)
     if uri in ls.open_reports:
         await ls.checks.result(uri)  # opened and checked in a worker
         doc = ls.document(uri)
         if doc is not None and doc.checked:
             result = doc.result
-            return {"uri": uri, "errors": result.count("error"), "warnings": result.count("warning")}
+            return {
+                "uri": uri,
+                **about,
+                "errors": result.count("error"),
+                "warnings": result.count("warning"),
+                "reports": result.reports,
+                **_support_of(result),
+            }
     check = checked[uri] = await disk_check(ls, path)
     if check.error is not None:
-        return {"uri": uri, "error": check.error}
-    return {"uri": uri, "errors": check.errors, "warnings": check.warnings}
+        return {"uri": uri, **about, "error": check.error}
+    return {"uri": uri, **about, "errors": check.errors, "warnings": check.warnings, **check.about}
+
+
+def _run_settings(ls: CiteLensServer, path: Path) -> dict[str, Any]:
+    try:
+        return {"spec": ls.session.settings_for(path).spec}
+    except Exception:  # shown as the run's error
+        return {"spec": None}
+
+
+def _support_of(result: Any) -> dict[str, Any]:
+    """The run's support shares (None when nothing was judged), for "Check All Runs"."""
+    from citelens.support.summary import not_judged, run_totals
+
+    support = getattr(result, "support", None)
+    if support is None:
+        return {}
+    totals = run_totals(support.figures)
+    why = not_judged(totals["counts"])
+    return {"support": None if why else totals["shares"], "notJudged": why}
+
+
+def _summary_line(files: list[dict[str, Any]]) -> str:
+    """The summary as `citelens check` prints it."""
+    from citelens.cli.output.summary import plural
+
+    errors = sum(f.get("errors", 0) for f in files)
+    warnings = sum(f.get("warnings", 0) for f in files)
+    reports = sum(f.get("reports", 0) for f in files)
+    return (
+        f"{plural(errors, 'error')}, {plural(warnings, 'warning')} in {plural(len(files), 'file')}"
+        f" ({plural(reports, 'report')})"
+    )
 
 
 async def _show_workspace(ls: CiteLensServer, checked: dict[str, Any]) -> None:
@@ -146,28 +159,8 @@ async def _show_workspace(ls: CiteLensServer, checked: dict[str, Any]) -> None:
 
 
 def spec_edit(ls: CiteLensServer, path: Path, spec: str) -> types.WorkspaceEdit:
-    """Write `spec = "<id>"` into the project file governing `path` (made in the workspace
-    folder, or next to the file, when there is none)."""
-    settings = ls.session.settings_for(path)
-    config = getattr(settings, "source", None)
-    line = f'spec = "{spec}"\n'
-    if config is not None and Path(config).name == "citelens.toml" and Path(config).is_file():
-        text = Path(config).read_text(encoding="utf-8")
-        lines = text.splitlines(keepends=True)
-        for i, existing in enumerate(lines):
-            if existing.split("=", 1)[0].strip() == "spec":
-                rng = types.Range(types.Position(i, 0), types.Position(i + 1, 0))
-                break
-        else:
-            rng = types.Range(types.Position(0, 0), types.Position(0, 0))
-        return types.WorkspaceEdit(
-            changes={Path(config).as_uri(): [types.TextEdit(range=rng, new_text=line)]}
-        )
-    folder = next((f for f in ls.folders if path.is_relative_to(f)), path.parent)
-    target = (folder / "citelens.toml").as_uri()
-    create = types.CreateFile(uri=target, options=types.CreateFileOptions(ignore_if_exists=True))
-    insert = types.TextDocumentEdit(
-        text_document=types.OptionalVersionedTextDocumentIdentifier(uri=target, version=None),
-        edits=[types.TextEdit(range=types.Range(types.Position(0, 0), types.Position(0, 0)), new_text=line)],
-    )
-    return types.WorkspaceEdit(document_changes=[create, insert])
+    """Write `spec = "<id>"` for the runs of `path`'s folder into the project file governing
+    it, in place (made in the workspace folder when there is none)."""
+    from citelens_server.spec_settings import as_workspace_edit, setting_edit_for
+
+    return as_workspace_edit(setting_edit_for(ls, path, "spec", spec))

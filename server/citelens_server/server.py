@@ -30,8 +30,6 @@ from citelens_server.workspace_pull import WorkspaceRuns
 
 log = logging.getLogger("citelens_server")
 
-#: file names whose documents are checked besides the configured `files` globs
-REPORT_SUFFIXES = (".jsonl", ".json")
 #: problems of settings, spec or topics files: shown where they are, never a crash
 SETTINGS_ERRORS = (ConfigError, SpecError, TopicFileError)
 
@@ -80,22 +78,12 @@ class CiteLensServer(LanguageServer):
         position = params.position
         return doc, offset_at(doc.line_index, position.line, position.character, self.encoding)
 
-    def is_report_file(self, uri: str) -> bool:
-        path = uri_path(uri)
-        name = (path.name if path else uri).lower()
-        if name.endswith(REPORT_SUFFIXES):
-            return True
-        return self._matches_configured_globs(path)
+    def is_report_file(self, uri: str, text: str | None = None) -> bool:
+        """Whether the document is a run (`text`: its content, which tells a topics or
+        corpus file apart): the engine's answer, as for `citelens check`."""
+        from citelens_server.run_detection import is_run_document
 
-    def _matches_configured_globs(self, path: Path | None) -> bool:
-        if path is None or self.session is None:
-            return False
-        try:
-            globs = self.session.settings_for(path).files
-        except Exception:
-            log.exception("settings for %s", path)
-            return False
-        return any(path.match(g) for g in globs or ())
+        return is_run_document(self, uri, text)
 
     # --- diagnostics --------------------------------------------------------------
     def request_check(self, uri: str, *, now: bool = False) -> None:

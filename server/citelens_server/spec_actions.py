@@ -1,9 +1,10 @@
-"""Code actions "Set track spec…": one per built-in spec, the specs under which the file
-has no errors first (ranked by the engine: `citelens.session.spec_ranking`), each writing
-`spec = "<id>"` into the project file (the `citelens.setSpec` command's edit).
+"""Code actions for the track spec, when none is configured: one "Set track spec to X" for
+the track the file looks like (the engine's guess, `citelens.specs.recognise`), and one
+"Set track spec…" that opens a picker (`citelens.pickSpec`; VS Code's own spec picker).
+Never a list per spec, and nothing when a spec is configured: the project file decides.
 
-Offered as quick fixes when no spec is configured (so the light bulb shows them), and as
-source actions always.
+The edit writes `spec` for the runs of the file's folder into its project file, in place
+(`citelens.config.settings_edit`): the other folders' runs keep their settings.
 """
 
 from __future__ import annotations
@@ -18,68 +19,68 @@ log = logging.getLogger("citelens_server")
 
 SOURCE_KIND = "source.setSpec.citelens"
 QUICK_KIND = "quickfix.setSpec.citelens"
-#: a big file is ranked on its first reports (each spec is a whole check)
+#: a big file is recognised on its first reports
 SAMPLE_REPORTS = 50
-_rankings: OrderedDict[tuple[str, int | None, int], list[Any]] = OrderedDict()
+_guesses: OrderedDict[tuple[str, int | None, int], Any] = OrderedDict()
 
 
-def ranking(ls: Any, doc: Any) -> list[Any]:
-    """The engine's ranking of the built-in specs for this document version (cached)."""
-    from citelens.session.spec_ranking import rank_specs
+def guess(ls: Any, doc: Any) -> Any:
+    """The engine's guess of the track for this document version (cached), or None."""
+    from citelens.specs.recognise import recognise_track
 
     key = (doc.uri, doc.version, ls.generation)
-    hit = _rankings.get(key)
-    if hit is not None:
-        return hit
+    if key in _guesses:
+        return _guesses[key]
     text, items = doc.text, doc.items
     if doc.layout == "jsonl" and len(items) > SAMPLE_REPORTS:
         text = text[: items[SAMPLE_REPORTS - 1].end]
-    fits = _rankings[key] = rank_specs(text)
-    while len(_rankings) > 8:
-        _rankings.popitem(last=False)
-    return fits
+    found = recognise_track(text)
+    _guesses[key] = found if found is not None and found.confident else None
+    while len(_guesses) > 8:
+        _guesses.popitem(last=False)
+    return _guesses[key]
 
 
 def set_spec_actions(ls: Any, doc: Any, current: str | None, kind: str) -> list[types.CodeAction]:
-    from citelens_server.commands import spec_edit
+    from citelens_server.spec_settings import PICK_SPEC, as_workspace_edit, setting_edit_for
 
-    if doc.path is None:
-        return []  # an untitled document has no project file
+    if doc.path is None or current is not None:
+        return []  # an untitled document has no project file; a configured spec decides
     actions = []
-    for fit in ranking(ls, doc):
-        if fit.spec == current:
-            continue
-        how = "no errors" if fit.errors == 0 else f"{fit.errors} error(s)"
-        title = f"Set track spec: {fit.spec} ({how})"
+    found = guess(ls, doc)
+    if found is not None:
         try:
-            edit = spec_edit(ls, doc.path, fit.spec)
+            edit = as_workspace_edit(setting_edit_for(ls, doc.path, "spec", found.spec))
         except Exception:
-            log.exception("no edit for spec %s", fit.spec)
-            continue
-        actions.append(
-            types.CodeAction(
-                title=title,
-                kind=kind,
-                edit=edit,
-                is_preferred=None,
-                command=None,
-                data={"what": "set_spec", "spec": fit.spec},
+            log.exception("no edit for spec %s", found.spec)
+        else:
+            actions.append(
+                types.CodeAction(
+                    title=f"Set track spec to {found.spec}",
+                    kind=kind,
+                    edit=edit,
+                    is_preferred=True,
+                    data={"what": "set_spec", "spec": found.spec},
+                )
             )
+    actions.append(
+        types.CodeAction(
+            title="Set track spec…",
+            kind=kind,
+            command=types.Command(title="Set track spec…", command=PICK_SPEC, arguments=[doc.uri]),
         )
+    )
     return actions
 
 
 def wanted_actions(
     ls: Any, doc: Any, context: types.CodeActionContext, current: str | None, wanted: Any
 ) -> list[types.CodeAction]:
-    """The set-spec actions this request asks for (`wanted(only, kind)`: LSP `context.only`).
-    Without `only`, the source actions are listed when the user asked for actions (not
-    for the light bulb's automatic requests, which would rank the specs on every move)."""
+    """The set-spec actions this request asks for (`wanted(only, kind)`: LSP `context.only`):
+    quick fixes for the light bulb, source actions when asked for them."""
     only = context.only
     if only and wanted(only, SOURCE_KIND):
         return set_spec_actions(ls, doc, current, SOURCE_KIND)
-    if current is None and wanted(only, QUICK_KIND):
+    if wanted(only, QUICK_KIND):
         return set_spec_actions(ls, doc, current, QUICK_KIND)
-    if not only and context.trigger_kind != types.CodeActionTriggerKind.Automatic:
-        return set_spec_actions(ls, doc, current, SOURCE_KIND)
     return []

@@ -20,7 +20,7 @@ def register(server: CiteLensServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: CiteLensServer, params: types.DidOpenTextDocumentParams) -> None:
         item = params.text_document
-        if not ls.is_report_file(item.uri):
+        if not ls.is_report_file(item.uri, item.text):
             return
         ls.open_reports.add(item.uri)
         ls.checks.open(item.uri, item.text, item.version)  # read and checked in a worker

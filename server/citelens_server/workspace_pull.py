@@ -20,7 +20,7 @@ import asyncio
 import json
 import logging
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,8 @@ class DiskCheck:
     errors: int = 0
     warnings: int = 0
     error: str | None = None  # the file could not be checked (read or settings problem)
+    #: reports and support shares, for "Check All Runs" (commands._support_of)
+    about: dict[str, Any] = field(default_factory=dict)
 
 
 class WorkspaceRuns:
@@ -90,8 +92,11 @@ def check_on_disk(ls: Any, path: Path) -> DiskCheck:
     except Exception as exc:  # a settings or read problem: reported, the scan goes on
         log.warning("%s: not checked: %s", path, exc)
         return DiskCheck(result_id, "[]", error=str(exc))
+    from citelens_server.commands import _support_of
+
     items = DiagnosticsJson().render(result.findings, result.line_index, ls.encoding, uri)
-    return DiskCheck(result_id, items, result.count("error"), result.count("warning"))
+    about = {"reports": result.reports, **_support_of(result)}
+    return DiskCheck(result_id, items, result.count("error"), result.count("warning"), about=about)
 
 
 async def disk_check(ls: Any, path: Path) -> DiskCheck:
@@ -110,24 +115,9 @@ async def disk_check(ls: Any, path: Path) -> DiskCheck:
 
 
 def _report_files(ls: Any, run_files: Any) -> list[Path]:
-    """The run files, without `.json` files that hold no reports (package.json, editor
-    settings): the Problems panel would fill with findings about them. An open document
-    and a file the `files` globs name are always reported."""
-    from citelens.source.file_kind import MARKER_BYTES, may_hold_reports
-
-    out = []
-    for path in run_files(ls):
-        plain_json = path.suffix.lower() == ".json" and not ls._matches_configured_globs(path)
-        if plain_json and path.as_uri() not in ls.open_reports:
-            try:
-                with path.open(encoding="utf-8", errors="replace") as f:
-                    head = f.read(MARKER_BYTES)
-            except OSError:
-                continue
-            if not may_hold_reports(head):
-                continue
-        out.append(path)
-    return out
+    """The run files (the engine decides: topics, corpus, excluded and `.json` files
+    without reports are not runs; run_detection.py)."""
+    return list(run_files(ls))
 
 
 async def workspace_reports(ls: Any, previous: dict[str, str]) -> tuple[list[str], bool]:
