@@ -46,6 +46,8 @@ def register(server: CiteLensServer) -> None:
         doc = ls.document(params.text_document.uri)
         if doc is None:
             return None
+        if ls.problem(doc) is not None:
+            return []  # the check failed (its diagnostic says why): nothing to fix
         try:
             doc.result  # noqa: B018 (a settings problem shows as a diagnostic; no actions then)
         except SETTINGS_ERRORS:

@@ -9,6 +9,11 @@ for it too (a hover must not check a big file on the event loop). A result is de
 only if the document is still open, at the same version, and no change is waiting:
 an older version is never published over a newer one, and a file closed during its
 check gets nothing.
+
+A check that fails (a settings, spec or topics problem, or any exception) is a result
+too: it is kept as a plain `Problem`, requests waiting for it are answered from what is
+known, and no request starts the same check again; the next edit or settings change
+checks once more.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
+
+from citelens_server.problems import Problem
 
 if TYPE_CHECKING:
     from citelens_server.server import CiteLensServer
@@ -40,13 +47,13 @@ DOCUMENT_CHANGES = {
 @dataclass(frozen=True)
 class Checked:
     """What a worker made of one document version: its diagnostics as JSON text, or the
-    settings problem that kept it from being checked."""
+    problem that kept it from being checked."""
 
     doc: Any  # citelens.session.OpenDocument
     version: int | None
     generation: int
     diagnostics: str | None
-    problem: Exception | None = None
+    problem: Problem | None = None
 
 
 def message_uri(message: Any) -> str | None:
@@ -65,7 +72,7 @@ class BackgroundChecks:
         self.server = server
         self.executor = ThreadPoolExecutor(CHECK_WORKERS, thread_name_prefix="citelens-check")
         self.running: dict[str, asyncio.Future[Checked | None]] = {}
-        self.held: dict[str, list[Any]] = {}
+        self.held: dict[str, list[Any]] = {}  # uri -> messages waiting for its check
         self.again: set[str] = set()
         self.latest: dict[str, Checked] = {}  # uri -> the last result made, for pull requests
         self.support_first: set[str] = set()  # opened; their support check runs before the check
@@ -83,7 +90,7 @@ class BackgroundChecks:
         is_request = getattr(message, "id", None) is not None and getattr(message, "method", None)
         if is_request and uri in self.server.open_reports:
             doc = self.server.document(uri)
-            if doc is not None and not doc.checked:
+            if doc is not None and not doc.checked and self.problem_for(doc) is None:
                 self.start(uri)
                 if uri in self.running:
                     self.held.setdefault(uri, []).append(message)
@@ -146,7 +153,10 @@ class BackgroundChecks:
         try:
             return Checked(doc, version, generation, server.diagnostics_json(doc, uri))
         except SETTINGS_ERRORS as exc:
-            return Checked(doc, version, generation, None, exc)
+            return Checked(doc, version, generation, None, Problem.settings(exc))
+        except Exception as exc:
+            server.errors.error(f"checking {uri}", exc)
+            return Checked(doc, version, generation, None, Problem.internal(exc))
 
     # --- results ------------------------------------------------------------------
     def _done(self, uri: str, future: asyncio.Future[Checked | None]) -> None:
@@ -154,8 +164,8 @@ class BackgroundChecks:
         checked: Checked | None = None
         try:
             checked = future.result()
-        except Exception:
-            log.exception("checking %s", uri)
+        except Exception as exc:  # opening the document failed: said once per cause
+            self.server.errors.error(f"opening {uri}", exc)
         held = self.held.pop(uri, [])
         changed = any(getattr(m, "method", None) in DOCUMENT_CHANGES for m in held)
         server = self.server
@@ -182,6 +192,12 @@ class BackgroundChecks:
             return checked
         return None
 
+    def problem_for(self, doc: Any) -> Problem | None:
+        """Why the current version of `doc` could not be checked (None: it was, or it has
+        not been tried yet)."""
+        checked = self.diagnostics_for(doc)
+        return checked.problem if checked is not None else None
+
     def forget(self, uri: str) -> None:
         self.latest.pop(uri, None)
 
@@ -191,7 +207,7 @@ class BackgroundChecks:
             running = self.running.get(uri)
             if running is None:
                 doc = self.server.document(uri)
-                if doc is None or doc.checked:
+                if doc is None or doc.checked or self.problem_for(doc) is not None:
                     return
                 self.start(uri)
                 running = self.running.get(uri)

@@ -82,7 +82,7 @@ def register(server: CiteLensServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     def definition(ls: CiteLensServer, params: types.DefinitionParams) -> list[types.Location] | None:
         at = ls.document_at(params)
-        if at is None:
+        if at is None or ls.problem(at[0]) is not None:
             return None
         found = definition_of(ls, *at)
         return [found] if found is not None else None
@@ -96,7 +96,7 @@ def register(server: CiteLensServer) -> None:
         from citelens.session.cited import document_json, render
 
         doc = ls.document(uri)
-        if doc is None:
+        if doc is None or ls.problem(doc) is not None:
             return None
         offset = offset_at(doc.line_index, line, character, ls.encoding)
         cited = evidence_at(doc, offset)

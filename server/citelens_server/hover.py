@@ -32,16 +32,28 @@ def register(server: CiteLensServer) -> None:
         doc, offset = at
         index = doc.line_index
         fmt = markdown.Markdown() if _takes_markdown(ls) else markdown.PlainText()
+        kind = types.MarkupKind.Markdown if fmt.kind == "markdown" else types.MarkupKind.PlainText
+        problem = ls.problem(doc)
+        if problem is not None:  # the check failed: say why there is nothing to show
+            return types.Hover(
+                contents=types.MarkupContent(kind=kind, value=problem_text(problem, fmt)),
+                range=lsp_range(index, offset, offset, ls.encoding),
+            )
         built = build_hover(doc, offset, fmt)
         if built is None:
             return None
         lines, (start, end) = built
         text = "\n\n".join(lines)
-        kind = types.MarkupKind.Markdown if fmt.kind == "markdown" else types.MarkupKind.PlainText
         return types.Hover(
             contents=types.MarkupContent(kind=kind, value=text),
             range=lsp_range(index, start, end, ls.encoding),
         )
+
+
+def problem_text(problem: Any, fmt: Any) -> str:
+    """The hover of a document whose check failed: why no evidence or finding is shown."""
+    head = fmt.bold("No evidence or findings can be shown")
+    return f"{head}: {fmt.text(problem.message)}"
 
 
 def build_hover(doc: Any, offset: int, fmt: Any) -> tuple[list[str], tuple[int, int]] | None:

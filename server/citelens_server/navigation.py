@@ -60,6 +60,8 @@ def register(server: CiteLensServer) -> None:
         if at is None:
             return None
         doc, offset = at
+        if ls.problem(doc) is not None:
+            return []  # no spec to read the citations by
         doc_id = cited_doc_id(doc, offset)
         if doc_id is None:
             return None
@@ -81,11 +83,12 @@ def register(server: CiteLensServer) -> None:
         if doc is None:
             return []
         index, enc, out = doc.line_index, ls.encoding, []
+        problem = ls.problem(doc)  # the check failed: the reports, without their sentences
         for item in doc.items:
             if item.syntax is not None:
                 continue
             topic, run_id = report_label(doc, item)
-            sentences = doc.sentences(item.index)
+            sentences = doc.sentences(item.index) if problem is None else []
             citations = sum(len(s.citations) for s in sentences)
             children = [
                 types.DocumentSymbol(
@@ -142,7 +145,7 @@ def register(server: CiteLensServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
     def inlay_hints(ls: CiteLensServer, params: types.InlayHintParams) -> list[types.InlayHint]:
         doc = ls.document(params.text_document.uri)
-        if doc is None or not ls.editor.inlay_hints:
+        if doc is None or not ls.editor.inlay_hints or ls.problem(doc) is not None:
             return []
         start, end = range_offsets(doc.line_index, params.range, ls.encoding)
         hints = []

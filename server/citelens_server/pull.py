@@ -11,6 +11,7 @@ from typing import Any
 
 from lsprotocol import types
 
+from citelens_server.problems import Problem
 from citelens_server.protocol import Json
 from citelens_server.server import SETTINGS_ERRORS, CiteLensServer
 
@@ -36,9 +37,11 @@ def register(server: CiteLensServer) -> None:
         checked = ls.checks.diagnostics_for(doc)  # made in a worker (background.py)
         if checked is not None and checked.diagnostics is not None:
             items = checked.diagnostics
+        elif checked is not None and checked.problem is not None:
+            items = ls.settings_problem(doc, checked.problem)
         else:
             try:
                 items = ls.diagnostics_json(doc, params.text_document.uri)
             except SETTINGS_ERRORS as exc:
-                items = ls.settings_problem(doc, exc)
+                items = ls.settings_problem(doc, Problem.settings(exc))
         return Json(text=f'{{"kind":"full","resultId":{json.dumps(rid)},"items":{items}}}')

@@ -25,6 +25,7 @@ from citelens_server.background import BackgroundChecks, Checked
 from citelens_server.diagnostics import SOURCE, Debouncer, DiagnosticsJson
 from citelens_server.editor_settings import EditorSettings
 from citelens_server.positions import Encoding, offset_at
+from citelens_server.problems import ErrorLog, Problem
 from citelens_server.protocol import CiteLensProtocol
 from citelens_server.workspace_pull import WorkspaceRuns
 
@@ -57,6 +58,7 @@ class CiteLensServer(LanguageServer):
         #: report uri -> the settings, spec or topics file whose problem is shown on it
         self.settings_problem_on: dict[str, str] = {}
         self._logged: set[str] = set()
+        self.errors = ErrorLog()  # internal errors, logged once per cause
         self._tasks: set[asyncio.Future[None]] = set()
 
     def set_editor(self, settings: EditorSettings) -> None:
@@ -79,6 +81,11 @@ class CiteLensServer(LanguageServer):
             return None
         position = params.position
         return doc, offset_at(doc.line_index, position.line, position.character, self.encoding)
+
+    def problem(self, doc: Any) -> Problem | None:
+        """Why the current version of `doc` could not be checked, if its check failed:
+        requests about it are then answered from what is known, not by checking again."""
+        return self.checks.problem_for(doc)
 
     def is_report_file(self, uri: str) -> bool:
         path = uri_path(uri)
@@ -136,15 +143,16 @@ class CiteLensServer(LanguageServer):
         rendered = self.rendered.setdefault(doc.uri, DiagnosticsJson())
         return rendered.render(result.findings, doc.line_index, self.encoding, uri or doc.uri)
 
-    def settings_problem(self, doc: Any, exc: Exception, uri: str | None = None) -> str:
+    def settings_problem(self, doc: Any, problem: Problem, uri: str | None = None) -> str:
         """A settings, spec or topics file that cannot be used: logged, shown on the file
-        that has the problem (at its line, when known) and on the report file at its start."""
+        that has the problem (at its line, when known) and on the report file at its start.
+        An internal error is shown on the report file only (its traceback is logged once)."""
         uri = uri or doc.uri
-        message = f"citelens cannot check this file: {exc}"
-        if message not in self._logged:
+        message = problem.message
+        if problem.kind == "settings" and message not in self._logged:
             self._logged.add(message)
-            log.warning("%s: %s", doc.uri, exc)
-        where, line = getattr(exc, "path", None), getattr(exc, "line", None) or 0
+            log.warning("%s: %s", doc.uri, message)
+        where, line = problem.path, problem.line or 0
         if where is not None and not self.pull and Path(where).is_file():
             diag = {
                 "range": {
@@ -154,7 +162,7 @@ class CiteLensServer(LanguageServer):
                 "severity": 1,
                 "code": "settings",
                 "source": SOURCE,
-                "message": getattr(exc, "reason", str(exc)),
+                "message": problem.reason or message,
             }
             settings_uri = Path(where).resolve().as_uri()
             if self.settings_problem_on.get(uri) != settings_uri:
@@ -201,6 +209,7 @@ class CiteLensServer(LanguageServer):
         self.generation += 1
         self.runs.wake()
         self._logged.clear()
+        self.errors.forget()
         for uri in [u for u in self.settings_problem_on if u not in self.open_reports]:
             self.withdraw_settings_problem(uri)  # nothing will re-check it
         if self.pull:
@@ -215,8 +224,9 @@ class CiteLensServer(LanguageServer):
 
     # --- errors -------------------------------------------------------------------
     def report_server_error(self, error: Exception, source: Any) -> None:
-        """Log, never a popup: a handler error on every keystroke must not toast."""
-        log.error("internal error (%s): %s", getattr(source, "__name__", source), error, exc_info=error)
+        """Log, never a popup: a handler error on every keystroke must not toast, nor
+        fill the log (each cause once)."""
+        self.errors.error(f"internal error ({getattr(source, '__name__', source)})", error)
 
 
 def uri_path(uri: str) -> Path | None:

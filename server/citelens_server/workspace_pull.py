@@ -156,6 +156,8 @@ async def workspace_reports(ls: Any, previous: dict[str, str]) -> tuple[list[str
                 continue
             checked = ls.checks.diagnostics_for(doc)
             items = checked.diagnostics if checked is not None and checked.diagnostics else None
+            if items is None and checked is not None and checked.problem is not None:
+                items = ls.settings_problem(doc, checked.problem, uri)
             reports.append(f'{{"kind":"full",{head},"items":{items or ls.diagnostics_json(doc, uri)}}}')
         else:
             rid = disk_result_id(ls, path)
