@@ -12,7 +12,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from citelens_server.markdown import escape
+from citelens_server.lsp.markdown import escape
 from tests.helpers.lsp_session import (
     SERVER_COMMAND,
     as_tuples,

@@ -62,7 +62,7 @@ async def test_closing_while_a_check_is_pending_leaves_nothing_behind(vscode, wo
 
 async def test_requests_about_positions_past_the_end_are_answered(vscode, workspace):
     path = workspace / "short.jsonl"
-    uri = open_document(vscode, path, '{"a": 1}\n')
+    uri = open_document(vscode, path, '{"answer": 1}\n')
     await diagnostics(vscode, vscode.profile, uri, 1)
     far = types.Position(99, 999)
     assert (

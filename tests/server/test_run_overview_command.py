@@ -10,7 +10,7 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from tests.server.lsp_session import diagnostics, open_document
+from tests.helpers.lsp_session import diagnostics, open_document
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

@@ -1,15 +1,18 @@
-"""Code action "Set track spec…": with no spec configured, one quick fix per built-in
-spec (those the file passes first); always as source actions; the edit writes the
-choice into the project file, which then governs the checks."""
+"""Code actions for the track spec: with no spec configured, one "Set track spec to X" for
+the track the file looks like and one "Set track spec…" picker, never a list per spec, and
+nothing once a spec is configured; the edit writes the spec for the file's folder into
+the project file in place (pyproject's [tool.citelens] included)."""
 
 from __future__ import annotations
 
+import ast
 import asyncio
 
 from lsprotocol import types
 
 from citelens.session.spec_ranking import rank_specs
 from citelens.specs import builtin_specs
+from citelens.specs.recognise import recognise_track
 from tests.helpers.lsp_session import (
     TIMEOUT,
     ClientText,
@@ -48,24 +51,34 @@ async def _actions(client, uri: str, only=None) -> list[types.CodeAction]:
     )
 
 
+def _picker_command(action) -> tuple[str, list]:
+    """The command of a command-only code action (lsprotocol's client side reads any action
+    holding a `command` as a bare Command: the picker's is then a mapping)."""
+    command = action.command
+    if isinstance(command, str):  # the nested Command as Python's repr of its mapping
+        command = ast.literal_eval(command)
+    if isinstance(command, dict):
+        return command["command"], command.get("arguments", [])
+    return command.command, list(command.arguments or [])
+
+
 def _spec_actions(actions) -> list[types.CodeAction]:
     return [a for a in actions if a.title.startswith("Set track spec")]
 
 
-async def test_no_spec_offers_every_spec_best_first_and_writes_the_choice(fresh, bare):
+async def test_no_spec_offers_the_guess_and_a_picker_and_writes_the_choice(fresh, bare):
     profile = await start(fresh, "vscode-utf16-push", bare)
     path, text = _run(bare)
     uri = open_document(fresh, path, text)
     await diagnostics(fresh, profile, uri, 1)
+    guess = recognise_track(text)
+    assert guess is not None and guess.confident and guess.spec.startswith("ragtime")
     offered = _spec_actions(await _actions(fresh, uri))
-    ranked = rank_specs(text)
-    assert [a.title.split(": ", 1)[1].split(" (")[0] for a in offered] == [f.spec for f in ranked]
-    assert {a.kind for a in offered} == {"quickfix.setSpec.citelens"}
-    assert "ragtime25 (no errors)" in offered[[f.spec for f in ranked].index("ragtime25")].title
-    first_with_errors = next(i for i, f in enumerate(ranked) if f.errors)
-    assert all("(no errors)" in a.title for a in offered[:first_with_errors])
+    assert [a.title for a in offered] == [f"Set track spec to {guess.spec}", "Set track spec…"]
+    assert offered[0].kind == "quickfix.setSpec.citelens"
+    assert _picker_command(offered[1]) == ("citelens.pickSpec", [uri])
 
-    choice = next(a for a in offered if "ragtime25 (" in a.title)
+    choice = offered[0]
     toml = bare / "citelens.toml"
     assert not toml.exists()
     created = [c for c in choice.edit.document_changes if isinstance(c, types.CreateFile)]
@@ -73,31 +86,48 @@ async def test_no_spec_offers_every_spec_best_first_and_writes_the_choice(fresh,
     written = ClientText("", "utf-16")
     written.apply(edits_of(choice.edit, toml.as_uri()))
     toml.write_text(written.text, encoding="utf-8")  # the editor applies and saves the edit
-    assert written.text == 'spec = "ragtime25"\n'
+    assert written.text == f'spec = "{guess.spec}"\n'
     fresh.text_document_did_save(types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(toml.as_uri())))
     want = expected_diagnostics(path, text, "utf-16")  # the CLI reads the new project file
-    assert want == expected_diagnostics(path, text, "utf-16", "--spec", "ragtime25")
-    await wait_until(fresh, lambda: as_tuples(fresh.diagnostics.get(uri, [])) == want, "ragtime25 findings")
-    # a spec is configured now: no quick fixes, the source actions stay
-    assert _spec_actions(await _actions(fresh, uri)) == []
-    source = _spec_actions(await _actions(fresh, uri, only=[types.CodeActionKind.Source]))
-    assert source and {a.kind for a in source} == {"source.setSpec.citelens"}
-    assert len(source) == len(builtin_specs()) - 1 and not any("ragtime25 (" in a.title for a in source)
-
-
-async def test_the_source_action_updates_the_existing_key(vscode, workspace):
-    toml = workspace / "citelens.toml"
-    toml.write_text(
-        '# our project\nstrict = false\nspec = "rag25"\n\n[severity]\nlength = "warning"\n', "utf-8"
+    assert want == expected_diagnostics(path, text, "utf-16", "--spec", guess.spec)
+    await wait_until(
+        fresh, lambda: as_tuples(fresh.diagnostics.get(uri, [])) == want, "findings under the spec"
     )
+    # a spec is configured now: no spec actions at all
+    assert _spec_actions(await _actions(fresh, uri)) == []
+    assert _spec_actions(await _actions(fresh, uri, only=[types.CodeActionKind.Source])) == []
+
+
+async def test_the_edit_goes_into_pyproject_for_this_folder_only(vscode, workspace):
+    (workspace / "citelens.toml").unlink()
+    pyproject = workspace / "pyproject.toml"
+    before = '[project]\nname = "runs"  # ours\n\n[tool.citelens]\nstrict = false\n\n[tool.ruff]\nline-length = 100\n'
+    pyproject.write_text(before, "utf-8")
+    (workspace / "ragtime").mkdir()
+    path, text = _run(workspace / "ragtime")
+    uri = open_document(vscode, path, text)
+    await diagnostics(vscode, vscode.profile, uri, 1)
+    [choice, _picker] = _spec_actions(await _actions(vscode, uri, only=["source"]))
+    spec = choice.title.removeprefix("Set track spec to ")
+    written = ClientText(pyproject.read_text("utf-8"), "utf-16")
+    written.apply(edits_of(choice.edit, pyproject.as_uri()))
+    assert (
+        written.text == before + f'\n[[tool.citelens.overrides]]\nfiles = ["ragtime/**"]\nspec = "{spec}"\n'
+    )
+    assert not (workspace / "ragtime" / "citelens.toml").exists()
+
+
+async def test_list_specs_ranks_the_guess_first_with_error_counts(vscode, workspace):
+    (workspace / "citelens.toml").unlink()
     path, text = _run(workspace)
     uri = open_document(vscode, path, text)
     await diagnostics(vscode, vscode.profile, uri, 1)
-    source = _spec_actions(await _actions(vscode, uri, only=["source"]))
-    choice = next(a for a in source if a.title.startswith("Set track spec: ragtime25 ("))
-    written = ClientText(toml.read_text("utf-8"), "utf-16")
-    written.apply(edits_of(choice.edit, toml.as_uri()))
-    assert (
-        written.text
-        == '# our project\nstrict = false\nspec = "ragtime25"\n\n[severity]\nlength = "warning"\n'
+    answer = await vscode.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="citelens.listSpecs", arguments=[uri])
     )
+    guess = recognise_track(text)
+    assert answer["active"] is None and answer["guess"]["spec"] == guess.spec
+    assert [s["id"] for s in answer["specs"]][0] == guess.spec
+    assert {s["id"] for s in answer["specs"]} == set(builtin_specs())
+    fits = {f.spec: f.errors for f in rank_specs(text)}
+    assert {s["id"]: s["errors"] for s in answer["specs"]} == fits
