@@ -125,3 +125,19 @@ def test_trust_refuses_what_is_not_a_project_file(tmp_path: Path) -> None:
     empty.mkdir()
     done = _citelens("trust", str(empty), cwd=tmp_path)
     assert done.returncode == 2 and "no citelens.toml" in done.stderr
+
+
+def test_a_trusted_project_files_bad_service_option_is_a_positioned_settings_error(tmp_path: Path) -> None:
+    project = tmp_path / "p"
+    project.mkdir()
+    (project / "citelens.toml").write_text(
+        'spec = "rag25"\n\ncorpora = ["http://127.0.0.1:9/v1/x;retries=2000"]\n'
+    )
+    (project / "run.jsonl").write_text(Path(__file__).with_name("run.jsonl").read_text())
+    assert _citelens("trust", str(project), cwd=tmp_path).returncode == 0
+    done = _citelens("check", "run.jsonl", cwd=project)
+    assert done.returncode == 2 and "internal error" not in done.stderr
+    assert (
+        f"{project / 'citelens.toml'}:3: 'corpora': http://127.0.0.1:9/v1/x: option retries='2000' is out of range"
+        in done.stderr
+    )

@@ -80,9 +80,12 @@ def configure(p: argparse.ArgumentParser) -> None:
 def _absolute_sources(specs: list[str]) -> list[str]:
     """Document sources as given, with a relative file or folder made absolute (from here)."""
     from citelens.corpus import split_spec
+    from citelens.corpus.opening import option_problem
 
     out = []
     for spec in specs:
+        if problem := option_problem(spec):
+            raise UsageError(f"--docs {split_spec(spec)[0]}: {problem}")
         location, _ = split_spec(spec)
         bare = location.removeprefix("index:")
         if "://" not in location and not location.startswith("irds:") and not Path(bare).is_absolute():

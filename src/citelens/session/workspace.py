@@ -137,6 +137,10 @@ class Workspace:
                     self._watch(config)
                     loaded = load_config(config)
                     check_project_thresholds(loaded)
+                    if loaded.corpora:  # a bad service option: an error on its line
+                        from citelens.session.source_options import check_project_sources
+
+                        check_project_sources(loaded)
                     if loaded.withheld:  # said once (the settings are kept); `citelens trust` re-reads
                         self.messages.extend(loaded.withheld)
                         self._watch(trust_store())
