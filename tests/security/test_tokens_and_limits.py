@@ -116,3 +116,18 @@ def test_a_corpus_folder_walk_stops_at_its_depth_and_entry_limits(
     monkeypatch.setenv("CITELENS_CORPUS_WALK_ENTRIES", "20")
     with pytest.raises(CorpusFileError, match="after 20 folder entries; is this the corpus folder"):
         corpus_files(tmp_path / "corpus")
+
+
+def test_a_file_nobody_opened_is_not_read_past_the_size_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from citelens.files import FileError
+    from citelens.session import Workspace
+
+    run = tmp_path / "big.jsonl"
+    run.write_text(Path(__file__).with_name("run.jsonl").read_text() * 2000)  # about 4 MB
+    session = Workspace([tmp_path])
+    assert session.check_file(run).findings  # under the default limit
+    monkeypatch.setenv("CITELENS_MAX_FILE_MB", "1")
+    with pytest.raises(FileError, match=r"not read: it is \d+ MB, over the 1 MB .*CITELENS_MAX_FILE_MB"):
+        session.check_file(run)

@@ -281,7 +281,12 @@ class Workspace:
 
     def check_file(self, path: str | Path) -> FileResult:
         """A file on disk checked with its settings (the CLI's path: bytes decoded with
-        their problems, big files on several processes when `workers` allows)."""
+        their problems, big files on several processes when `workers` allows). Used for
+        files nobody opened (workspace diagnostics), so one over `files.limits` is a
+        `FileError` instead of being read."""
+        from citelens.files.limits import check_size
+
+        check_size(path)
         return self.checker_for(path).check_path(path)
 
     # --- reloading ------------------------------------------------------------------
