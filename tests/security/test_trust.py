@@ -84,9 +84,9 @@ def test_the_editor_session_leaves_the_values_out_and_keeps_the_rest(tmp_path: P
         session = Workspace([project])
         settings = session.settings_for(project / "run.jsonl")
         assert settings.corpora == ("docs.jsonl",) and settings.spec == "rag25"
-        assert len(session.messages) == 1 and "citelens trust" in session.messages[0]
+        assert len(session.notices) == 1 and "citelens trust" in session.notices[0]
         session.settings_for(project / "run.jsonl")
-        assert len(session.messages) == 1  # said once
+        assert len(session.notices) == 1  # said once
         doc = session.open(project / "run.jsonl", (project / "run.jsonl").read_text())
         assert doc.result.findings  # checked, with the local corpus only
         session.close_sources()

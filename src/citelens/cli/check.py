@@ -212,9 +212,9 @@ def run(args: argparse.Namespace) -> int:
         for path in named.paths:
             shown = STDIN_NAME if path == "-" else path
             checker = workspace.checker_for(Path.cwd() / shown if path == "-" else path)
-            for message in workspace.messages:  # e.g. what an untrusted project file may not do
+            for message in workspace.notices:  # what an untrusted project file may not do
                 print(f"citelens check: {message}", file=sys.stderr)
-            workspace.messages.clear()
+            workspace.notices.clear()
             try:
                 data = read_bytes(path)
             except FileError as exc:  # one unreadable file: say so, check the others

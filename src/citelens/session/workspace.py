@@ -87,6 +87,8 @@ class Workspace:
     ) -> None:
         self.roots = [Path(r).absolute() for r in roots]
         self.messages: list[str] = []  # editor values that were left out, for the log
+        # what the user must read, once: project-file values that need trust (`config.trust`)
+        self.notices: list[str] = []
         base = self.roots[0] if self.roots else None
         self._init, msgs = editor_layer(init_options, "initialization options", base)
         self.messages.extend(msgs)
@@ -142,7 +144,7 @@ class Workspace:
 
                         check_project_sources(loaded)
                     if loaded.withheld:  # said once (the settings are kept); `citelens trust` re-reads
-                        self.messages.extend(loaded.withheld)
+                        self.notices.extend(loaded.withheld)
                         self._watch(trust_store())
                     self._loaded[config] = loaded
                 layers.append(project_layer(loaded))
