@@ -141,3 +141,31 @@ def test_a_trusted_project_files_bad_service_option_is_a_positioned_settings_err
         f"{project / 'citelens.toml'}:3: 'corpora': http://127.0.0.1:9/v1/x: option retries='2000' is out of range"
         in done.stderr
     )
+
+
+def test_the_github_action_ignores_the_repositorys_service_and_takes_its_docs_input(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parents[2]
+    with running_service() as service:
+        project = _project(tmp_path, service)
+
+        def action(**inputs: str) -> subprocess.CompletedProcess[str]:
+            env = {
+                **os.environ,
+                "VICTIM_SECRET": SECRET,
+                "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+                "CITELENS_PATHS": "run.jsonl",
+                **{f"CITELENS_{k.upper()}": v for k, v in inputs.items()},
+            }
+            return subprocess.run(
+                ["bash", str(root / "action" / "check.sh")],
+                capture_output=True,
+                text=True,
+                env=env,
+                cwd=project,
+                timeout=120,
+            )
+
+        pull_request = action()
+        assert service.seen == [] and "citelens trust" in pull_request.stdout + pull_request.stderr
+        action(docs=f"{service.url};token_env=VICTIM_SECRET;cache=off")
+        assert service.seen and set(service.authorizations()) == {f"Bearer {SECRET}"}
