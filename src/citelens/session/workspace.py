@@ -10,6 +10,7 @@ they produced when a stamp changes, so the next check reads them again.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -89,6 +90,8 @@ class Workspace:
         self.messages: list[str] = []  # editor values that were left out, for the log
         # what the user must read, once: project-file values that need trust (`config.trust`)
         self.notices: list[str] = []
+        self._told: set[str] = set()  # notices given (two threads may load one file at once)
+        self._told_lock = threading.Lock()
         base = self.roots[0] if self.roots else None
         self._init, msgs = editor_layer(init_options, "initialization options", base)
         self.messages.extend(msgs)
@@ -144,7 +147,10 @@ class Workspace:
 
                         check_project_sources(loaded)
                     if loaded.withheld:  # said once (the settings are kept); `citelens trust` re-reads
-                        self.notices.extend(loaded.withheld)
+                        with self._told_lock:
+                            new = [n for n in loaded.withheld if n not in self._told]
+                            self._told.update(new)
+                            self.notices.extend(new)
                         self._watch(trust_store())
                     self._loaded[config] = loaded
                 layers.append(project_layer(loaded))
