@@ -9,6 +9,8 @@ args=()
 [[ -n "${CITELENS_SPEC:-}" ]] && args+=(--spec "$CITELENS_SPEC")
 [[ -n "${CITELENS_TOPICS:-}" ]] && args+=(--topics "$CITELENS_TOPICS")
 [[ "${CITELENS_STRICT:-false}" == "true" ]] && args+=(--strict)
+read -r -a docs <<< "${CITELENS_DOCS:-}"
+for source in "${docs[@]}"; do args+=(--docs "$source"); done
 
 if [[ -n "${CITELENS_SARIF:-}" ]]; then
   mkdir -p "$(dirname "$CITELENS_SARIF")"

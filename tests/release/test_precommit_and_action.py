@@ -111,7 +111,7 @@ def test_the_action_step_is_what_action_yml_runs():
     action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
     runs = [step.get("run", "") for step in action["runs"]["steps"]]
     assert 'bash "$GITHUB_ACTION_PATH/action/check.sh"' in runs
-    assert set(action["inputs"]) == {"paths", "spec", "topics", "strict", "sarif", "python-version"}
+    assert set(action["inputs"]) == {"paths", "spec", "topics", "docs", "strict", "sarif", "python-version"}
 
 
 def test_the_action_annotates_findings_and_writes_valid_sarif(tmp_path):

@@ -116,3 +116,43 @@ def test_a_corpus_folder_walk_stops_at_its_depth_and_entry_limits(
     monkeypatch.setenv("CITELENS_CORPUS_WALK_ENTRIES", "20")
     with pytest.raises(CorpusFileError, match="after 20 folder entries; is this the corpus folder"):
         corpus_files(tmp_path / "corpus")
+
+
+def test_a_file_nobody_opened_is_not_read_past_the_size_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from citelens.files import FileError
+    from citelens.session import Workspace
+
+    run = tmp_path / "big.jsonl"
+    run.write_text(Path(__file__).with_name("run.jsonl").read_text() * 2000)  # about 4 MB
+    session = Workspace([tmp_path])
+    assert session.check_file(run).findings  # under the default limit
+    monkeypatch.setenv("CITELENS_MAX_FILE_MB", "1")
+    with pytest.raises(FileError, match=r"not read: it is \d+ MB, over the 1 MB .*CITELENS_MAX_FILE_MB"):
+        session.check_file(run)
+
+
+def test_a_redirect_from_https_down_to_http_on_the_same_host_drops_the_token() -> None:
+    import io
+    import urllib.request
+    from http.client import HTTPMessage
+
+    from citelens.corpus.http_fetch import _KeepTokenHome
+
+    handler = _KeepTokenHome()
+
+    def follow(old: str, new: str) -> dict[str, str]:
+        request = urllib.request.Request(old, headers={"Authorization": "Bearer t", "Accept": "x"})
+        followed = handler.redirect_request(request, io.BytesIO(), 302, "Found", HTTPMessage(), new)
+        assert followed is not None
+        return {k.lower(): v for k, v in followed.header_items()}
+
+    assert follow("https://api.example.org/v1/x/doc/a", "https://api.example.org/v1/x/doc/b")["authorization"]
+    assert "authorization" not in follow(
+        "https://api.example.org/v1/x/doc/a", "http://api.example.org/v1/x/doc/a"
+    )
+    assert "authorization" not in follow("https://api.example.org/v1/x/doc/a", "https://evil.example.net/a")
+    assert "authorization" not in follow(
+        "https://api.example.org/v1/x/doc/a", "https://api.example.org:8443/a"
+    )

@@ -84,9 +84,9 @@ def test_the_editor_session_leaves_the_values_out_and_keeps_the_rest(tmp_path: P
         session = Workspace([project])
         settings = session.settings_for(project / "run.jsonl")
         assert settings.corpora == ("docs.jsonl",) and settings.spec == "rag25"
-        assert len(session.messages) == 1 and "citelens trust" in session.messages[0]
+        assert len(session.notices) == 1 and "citelens trust" in session.notices[0]
         session.settings_for(project / "run.jsonl")
-        assert len(session.messages) == 1  # said once
+        assert len(session.notices) == 1  # said once
         doc = session.open(project / "run.jsonl", (project / "run.jsonl").read_text())
         assert doc.result.findings  # checked, with the local corpus only
         session.close_sources()
@@ -125,3 +125,47 @@ def test_trust_refuses_what_is_not_a_project_file(tmp_path: Path) -> None:
     empty.mkdir()
     done = _citelens("trust", str(empty), cwd=tmp_path)
     assert done.returncode == 2 and "no citelens.toml" in done.stderr
+
+
+def test_a_trusted_project_files_bad_service_option_is_a_positioned_settings_error(tmp_path: Path) -> None:
+    project = tmp_path / "p"
+    project.mkdir()
+    (project / "citelens.toml").write_text(
+        'spec = "rag25"\n\ncorpora = ["http://127.0.0.1:9/v1/x;retries=2000"]\n'
+    )
+    (project / "run.jsonl").write_text(Path(__file__).with_name("run.jsonl").read_text())
+    assert _citelens("trust", str(project), cwd=tmp_path).returncode == 0
+    done = _citelens("check", "run.jsonl", cwd=project)
+    assert done.returncode == 2 and "internal error" not in done.stderr
+    assert (
+        f"{project / 'citelens.toml'}:3: 'corpora': http://127.0.0.1:9/v1/x: option retries='2000' is out of range"
+        in done.stderr
+    )
+
+
+def test_the_github_action_ignores_the_repositorys_service_and_takes_its_docs_input(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parents[2]
+    with running_service() as service:
+        project = _project(tmp_path, service)
+
+        def action(**inputs: str) -> subprocess.CompletedProcess[str]:
+            env = {
+                **os.environ,
+                "VICTIM_SECRET": SECRET,
+                "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+                "CITELENS_PATHS": "run.jsonl",
+                **{f"CITELENS_{k.upper()}": v for k, v in inputs.items()},
+            }
+            return subprocess.run(
+                ["bash", str(root / "action" / "check.sh")],
+                capture_output=True,
+                text=True,
+                env=env,
+                cwd=project,
+                timeout=120,
+            )
+
+        pull_request = action()
+        assert service.seen == [] and "citelens trust" in pull_request.stdout + pull_request.stderr
+        action(docs=f"{service.url};token_env=VICTIM_SECRET;cache=off")
+        assert service.seen and set(service.authorizations()) == {f"Bearer {SECRET}"}

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from citelens.session.errors import SETTINGS_ERRORS
+from citelens_server.runtime.notices import show_notices
 from citelens_server.runtime.problems import Problem
 
 if TYPE_CHECKING:
@@ -173,6 +174,7 @@ class BackgroundChecks:
         if current and not changed and checked is not None and checked.doc.version == checked.version:
             self.latest[uri] = checked
             server.deliver(uri, checked)
+        show_notices(server)  # e.g. the project file's service that needs `citelens trust`
         for message in held:  # in arrival order; a request may start the next check
             server.protocol.handle_message(message)
         if uri in self.again or uri in self.support_first:

@@ -17,6 +17,7 @@ from lsprotocol import types
 from citelens_server.lsp.capabilities import supports
 from citelens_server.lsp.positions import encoding_name
 from citelens_server.runtime.editor_settings import split_settings
+from citelens_server.runtime.notices import show_notices
 from citelens_server.runtime.protocol import choose_position_encoding
 from citelens_server.runtime.server import CiteLensServer, Feature, uri_path
 
@@ -126,6 +127,7 @@ def log_settings_messages(ls: CiteLensServer) -> None:
     for message in ls.session.messages:
         log.warning("%s", message)
     ls.session.messages.clear()
+    show_notices(ls)
 
 
 async def _watch_settings_files(ls: CiteLensServer) -> None:

@@ -105,9 +105,12 @@ def configure(p: argparse.ArgumentParser) -> None:
 def _absolute_sources(specs: list[str]) -> list[str]:
     """Document sources as given, with a relative file or folder made absolute (from here)."""
     from citelens.corpus import split_spec
+    from citelens.corpus.opening import option_problem
 
     out = []
     for spec in specs:
+        if problem := option_problem(spec):
+            raise UsageError(f"--docs {split_spec(spec)[0]}: {problem}")
         location, _ = split_spec(spec)
         bare = location.removeprefix("index:")
         if "://" not in location and not location.startswith("irds:") and not Path(bare).is_absolute():
@@ -265,9 +268,9 @@ def run(args: argparse.Namespace) -> int:
             checker = workspace.checker_for(
                 Path.cwd() / shown if path == "-" else path, fixes=args.statistics
             )
-            for message in workspace.messages:  # e.g. what an untrusted project file may not do
+            for message in workspace.notices:  # what an untrusted project file may not do
                 print(f"citelens check: {message}", file=sys.stderr)
-            workspace.messages.clear()
+            workspace.notices.clear()
             try:
                 data = read_bytes(path)
             except FileError as exc:  # one unreadable file: say so, check the others

@@ -65,6 +65,18 @@ def _numbers(options: dict[str, str]) -> dict[str, float] | str:
     return out
 
 
+def option_problem(spec: str) -> str | None:
+    """Why the options of a service source string cannot be used (None: they can, or it
+    is no service), so that settings name a bad value before any check runs."""
+    location, options = split_spec(spec)
+    if not location.startswith(("http://", "https://")):
+        return None
+    if problem := _unknown(options, SERVICE_OPTIONS):
+        return problem
+    numbers = _numbers(options)
+    return numbers if isinstance(numbers, str) else None
+
+
 def open_source(spec: str, base_dir: Path | None = None) -> DocumentSource:
     """One source string as a source; a string that cannot be used becomes a source that says why."""
     location, options = split_spec(spec)

@@ -10,6 +10,7 @@ they produced when a stamp changes, so the next check reads them again.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -89,6 +90,10 @@ class Workspace:
     ) -> None:
         self.roots = [Path(r).absolute() for r in roots]
         self.messages: list[str] = []  # editor values that were left out, for the log
+        # what the user must read, once: project-file values that need trust (`config.trust`)
+        self.notices: list[str] = []
+        self._told: set[str] = set()  # notices given (two threads may load one file at once)
+        self._told_lock = threading.Lock()
         base = self.roots[0] if self.roots else None
         self._init, msgs = editor_layer(init_options, "initialization options", base)
         self.messages.extend(msgs)
@@ -165,9 +170,16 @@ class Workspace:
             withheld: list[str] = []
             for settings in (loaded.settings, *(o.settings for o in loaded.overrides)):
                 check_project_thresholds(settings)
+                if settings.corpora:  # a bad service option: an error on its line
+                    from citelens.session.source_options import check_project_sources
+
+                    check_project_sources(settings)
                 withheld.extend(settings.withheld)
             if withheld:  # said once (the settings are kept); `citelens trust` re-reads
-                self.messages.extend(withheld)
+                with self._told_lock:
+                    new = [n for n in withheld if n not in self._told]
+                    self._told.update(new)
+                    self.notices.extend(new)
                 self._watch(trust_store())
             self._loaded[config] = loaded
         return loaded
@@ -294,7 +306,12 @@ class Workspace:
 
     def check_file(self, path: str | Path) -> FileResult:
         """A file on disk checked with its settings (the CLI's path: bytes decoded with
-        their problems, big files on several processes when `workers` allows)."""
+        their problems, big files on several processes when `workers` allows). Used for
+        files nobody opened (workspace diagnostics), so one over `files.limits` is a
+        `FileError` instead of being read."""
+        from citelens.files.limits import check_size
+
+        check_size(path)
         return self.checker_for(path).check_path(path)
 
     # --- reloading ------------------------------------------------------------------

@@ -1,0 +1,26 @@
+"""What the user must read, once: a project file's values that need trust and were left
+out (the engine's `Workspace.notices`). A log line alone would go unseen, so each notice
+is also shown as a warning (window/showMessage), with the `citelens trust` command."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+if TYPE_CHECKING:
+    from citelens_server.runtime.server import CiteLensServer
+
+log = logging.getLogger("citelens_server")
+
+
+def show_notices(server: CiteLensServer) -> None:
+    """Show and log the session's new notices (on the event loop's thread)."""
+    session = getattr(server, "session", None)  # none before `initialize`
+    if session is None or not session.notices:
+        return
+    pending, session.notices = list(session.notices), []
+    for notice in pending:
+        log.warning("%s", notice)
+        server.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=notice))
