@@ -19,3 +19,5 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         parts = item.path.relative_to(TESTS).parts if item.path.is_relative_to(TESTS) else ()
         if len(parts) > 1 and parts[0] in TIERS:
             item.add_marker(TIERS[parts[0]])
+        if "anserini_url" in getattr(item, "fixturenames", ()):
+            item.add_marker("slow")  # starts Java and an Anserini REST server
