@@ -12,7 +12,7 @@ from lsprotocol import types
 from citelens.check.catalog import summary
 from citelens.source.line_index import LineIndex
 from citelens.specs import resolve_spec
-from citelens_server.markdown import escape
+from citelens_server.lsp.markdown import escape
 from tests.helpers.lsp_session import ONE_PER_ENCODING, diagnostics, open_document
 
 DOC_A = "msmarco_v2.1_doc_00_1#1_2"
