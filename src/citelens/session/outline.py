@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from citelens.session.document import OpenDocument
-    from citelens.source.document import Item
+    from citelens.session.open_document import OpenDocument
+    from citelens.source.run_text import Item
 
 
 def report_label(doc: OpenDocument, item: Item) -> tuple[str, str]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from citelens.session.document import OpenDocument
+    from citelens.session.open_document import OpenDocument
 
 
 @dataclass(frozen=True)
