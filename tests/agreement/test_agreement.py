@@ -48,6 +48,7 @@ def _explain(outcome: C.Outcome) -> str:
     return f"{len(outcome.mismatches)} mismatches {dict(kinds)}:\n{shown}"
 
 
+@pytest.mark.slow  # generates and checks a run per shared spec with both tools
 @pytest.mark.parametrize("gen", R.SHARED_SPECS)
 def test_generated_run_agrees_with_the_reference(generated, gen):
     outcome = generated[gen]

@@ -6,6 +6,8 @@ import pytest
 
 from tests.helpers.compat_cases import build_cases, compare
 
+pytestmark = pytest.mark.slow  # the whole cite-right comparison corpus
+
 pytest.importorskip("cite_right")
 
 

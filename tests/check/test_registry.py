@@ -15,8 +15,8 @@ from citelens.check.engine import run_rules
 from citelens.check.registry import (
     DEFAULT_SMELLS,
     FINDING_CODES,
-    FIXERS,
     MODULES,
+    REPORT_CHECKS,
     RULE_MODULES,
     RULES,
     STRUCTURE_CODES,
@@ -35,16 +35,18 @@ def test_every_code_is_one_rule_in_its_module_and_documented_there() -> None:
     for code, rule in RULES.items():
         assert rule.module in MODULES
         assert f"\n## {code}\n" in (RULES_DIR / f"{rule.module}.md").read_text(encoding="utf-8")
-        assert rule.summary == summary(code) == rule_doc(code).summary
-        if rule.check is not None:  # None: found while reading the file (citelens.source)
-            assert rule.check.__module__.startswith("citelens.check.rules.")
+        assert summary(code) == rule_doc(code).summary
+        for check in rule.checks:  # none: found while reading the file (citelens.source)
+            assert check.__module__ == f"citelens.check.rules.{rule.module}", code
+            if rule.scope in ("report", "structure"):
+                # a per-report rule's check is one the engine runs: in its module's CHECKS
+                assert check in [c.run for c in REPORT_CHECKS], code
         if rule.fixer is not None:  # beside its rule, or a repair several rules share
             home = rule.fixer.__module__.rsplit(".", 1)[-1].removesuffix("_fixes")
             assert home in (rule.module, "fix_context"), (code, home)
 
 
 def test_the_lists_follow_from_the_entries() -> None:
-    assert {c: r.fixer for c, r in RULES.items() if r.fixer is not None} == FIXERS
     assert (
         tuple(c for c, r in RULES.items() if r.default_severity == "warning" and r.scope != "support")
         == DEFAULT_SMELLS
@@ -102,3 +104,26 @@ def test_fix_for_one_finding_is_the_fix_the_whole_file_pass_attaches() -> None:
         item = next(i for i in items if i.start <= finding.start < i.end)  # the report it is in
         ctx = FixContext(item.node(text), run_rules(item.value, spec))
         assert fix_for(finding, ctx) == attached.fix, finding.code
+
+
+@pytest.mark.parametrize("code", [c for c, r in RULES.items() if r.scope == "report"])
+def test_a_report_rules_check_alone_reports_it_on_its_failing_example(code: str) -> None:
+    """`Rule.check` is true: the checks it names, run alone on the documented failing
+    example, report the code."""
+    import json
+
+    from citelens.check.view import ReportView
+    from citelens.topics import parse_topics
+    from tests.helpers.rule_examples import example_spec
+
+    example = rule_doc(code).failing
+    spec = example_spec(example)
+    topics = parse_topics(example.topics, "example-topics") if example.topics else {}
+    reported = set()
+    for text in example.text.splitlines():
+        view = ReportView.build(json.loads(text), spec, None)
+        view.request = topics.get(view.topic_id) if view.topic_id is not None else None
+        for check in RULES[code].checks:
+            check(view)
+        reported |= {f.code for f in view.findings}
+    assert code in reported

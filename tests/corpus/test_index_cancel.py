@@ -21,6 +21,7 @@ def _rows(db: Path) -> list[tuple]:
         con.close()
 
 
+@pytest.mark.slow  # builds an index while interrupting or reading it
 def test_a_cancelled_build_is_partial_and_the_next_one_resumes(tmp_path: Path) -> None:
     corpus = tmp_path / "c.jsonl"
     write_corpus(corpus, "neuclir", 150_000, words=8)

@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from citelens.corpus import IndexSource
 from citelens.corpus.index_build import build_index
 from citelens.corpus.index_store import IndexReader
@@ -49,6 +51,7 @@ def _dump(db: Path) -> list[tuple[object, ...]]:
         con.close()
 
 
+@pytest.mark.slow  # builds an index while interrupting or reading it
 def test_a_build_killed_mid_way_is_partial_and_the_next_run_ends_identical(tmp_path: Path) -> None:
     corpus = tmp_path / "c.jsonl"
     write_corpus(corpus, "neuclir", COUNT, words=20)
@@ -77,6 +80,7 @@ def test_a_build_killed_mid_way_is_partial_and_the_next_run_ends_identical(tmp_p
     assert _dump(killed) == _dump(whole)
 
 
+@pytest.mark.slow  # builds an index while interrupting or reading it
 def test_a_reader_during_a_build_never_sees_a_torn_document(tmp_path: Path) -> None:
     corpus = tmp_path / "c.jsonl"
     records = write_corpus(corpus, "climbmix", COUNT, words=20)

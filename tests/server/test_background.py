@@ -1,13 +1,20 @@
 """Checks run in worker threads: a 50 MB run being checked holds up neither a hover nor
 another file's diagnostics, and a flood of edits still ends on the final text's findings.
-Ordering is asserted, never timings."""
+Ordering is asserted, never timings, and it is not left to a race: the big file's check
+waits on a document service the test holds until the small file has been answered."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import random
+import threading
+import urllib.parse
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
+import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
@@ -33,8 +40,44 @@ def _big_run() -> str:
     return block * (BIG_BYTES // len(block) + 1)
 
 
+class _HeldService(BaseHTTPRequestHandler):
+    """A document service that answers nothing until `release` is set, then every id."""
+
+    release = threading.Event()
+    asked: list[str] = []  # noqa: RUF012 (one list per fixture's subclass)
+
+    def do_GET(self) -> None:
+        self.asked.append(self.path)
+        self.release.wait(300)
+        doc_id = urllib.parse.unquote(self.path.rsplit("/doc/", 1)[-1])
+        body = json.dumps({"docid": doc_id, "doc": {"contents": f"the text of {doc_id}"}}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def held_service(workspace: Path) -> Iterator[type[_HeldService]]:
+    """The workspace's documents come from a service the test releases (`release.set()`):
+    until then a check that looks a cited document up cannot end."""
+    handler = type("Held", (_HeldService,), {"release": threading.Event(), "asked": []})
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{httpd.server_address[1]}/v1/held;timeout=300;retries=0;cache=off"
+    (workspace / "citelens.toml").write_text(f'spec = "rag25"\ncorpora = ["{url}"]\n', encoding="utf-8")
+    yield handler
+    handler.release.set()
+    httpd.shutdown()
+    httpd.server_close()
+
+
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER_COMMAND))
-async def big_client(lsp_client: LanguageClient, workspace):
+async def big_client(lsp_client: LanguageClient, workspace, held_service):
     """A push client whose server may take a while to exit (it holds a 50 MB run)."""
     lsp_client.profile = await start(lsp_client, "vscode-utf16-push", workspace)
     yield lsp_client
@@ -55,7 +98,7 @@ def _record_arrivals(client) -> list[str]:
     return arrivals
 
 
-async def test_a_50_mb_run_does_not_hold_up_a_small_file(big_client, workspace):
+async def test_a_50_mb_run_does_not_hold_up_a_small_file(big_client, workspace, held_service):
     vscode = big_client
     arrivals = _record_arrivals(vscode)
     big_text = _big_run()
@@ -74,7 +117,7 @@ async def test_a_50_mb_run_does_not_hold_up_a_small_file(big_client, workspace):
     )
     assert hover is not None and got[0].code in hover.contents.value
     arrivals.append("hover")
-    # the big file is still being read and checked: its findings come after all that
+    # the big file's check is still waiting for its documents: its findings come later
     assert big_uri not in arrivals
 
     # a citation of the big file's first report (hovered while that file is being checked)
@@ -86,6 +129,7 @@ async def test_a_50_mb_run_does_not_hold_up_a_small_file(big_client, workspace):
             types.HoverParams(types.TextDocumentIdentifier(uri=big_uri), types.Position(0, column))
         )
     )
+    held_service.release.set()  # the documents arrive: the big file's check can end
     loop = asyncio.get_running_loop()
     deadline = loop.time() + 300
     while big_uri not in arrivals:
@@ -94,6 +138,7 @@ async def test_a_50_mb_run_does_not_hold_up_a_small_file(big_client, workspace):
     assert arrivals.index(small_uri) < arrivals.index("hover") < arrivals.index(big_uri)
     big_diags = vscode.diagnostics[big_uri]
     assert any(d.code == "duplicate_topics" for d in big_diags)
+    assert held_service.asked  # the big file's check did wait on the held service
     # a hover on the big file waited for its check, then was answered
     answered = await asyncio.wait_for(big_hover, 60)
     assert answered is not None and escape(doc_id) in answered.contents.value

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.helpers.raw_client import RawClient, position_change
 from tests.helpers.report_factory import generate_run
-from tests.server.raw_client import RawClient, position_change
 
 #: resident size after the edits / after the first check (the leak made it 25x)
 GROWTH_MAX = 1.5

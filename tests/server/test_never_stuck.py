@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from tests.helpers.raw_client import RawClient
 from tests.helpers.report_factory import generate_run
-from tests.server.raw_client import RawClient
 
 #: what "answered" means here: a stuck server never answers; a busy one answers late
 ANSWER_S = 1.0
@@ -80,7 +80,7 @@ def _client(tmp_path: Path, settings: str, capabilities: dict[str, Any]) -> RawC
     root = Path(__file__).resolve().parents[2]
     import sys
 
-    client = RawClient([sys.executable, "-m", "tests.server.faulty_server"], cwd=root)
+    client = RawClient([sys.executable, "-m", "tests.helpers.faulty_server"], cwd=root)
     client.initialize(tmp_path, capabilities)
     return client
 

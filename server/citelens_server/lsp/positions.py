@@ -8,11 +8,11 @@ dicts: publishing thousands of diagnostics through cattrs costs more than the ch
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
+from citelens.source.line_index import Encoding as Encoding  # the engine's, one for both
 from citelens.source.line_index import LineIndex
 
-Encoding = Literal["utf-8", "utf-16", "utf-32"]
 JsonRange = dict[str, dict[str, int]]
 
 

@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
-from pygls.uris import to_fs_path
 
 from citelens import __version__
 from citelens.session.errors import SETTINGS_ERRORS
+from citelens.session.workspace import path_of
 from citelens_server.lsp.capabilities import supports
 from citelens_server.lsp.diagnostics import SOURCE, DiagnosticsJson, DocLinks
 from citelens_server.lsp.edits import workspace_edit
@@ -264,7 +264,5 @@ class CiteLensServer(LanguageServer):
 
 
 def uri_path(uri: str) -> Path | None:
-    if not uri.startswith("file:"):
-        return None
-    fs = to_fs_path(uri)
-    return Path(fs) if fs else None
+    """The file of a `file:` URI (None for any other), by the engine's one converter."""
+    return path_of(uri)[1] if uri.startswith("file:") else None

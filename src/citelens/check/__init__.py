@@ -2,8 +2,8 @@
 
 from citelens.check.engine import Checker, Policy, check_report, run_rules
 from citelens.check.finding import Edit, Finding, Fix, Target
-from citelens.check.fix_context import FixContext, fix_for
-from citelens.check.registry import RULES
+from citelens.check.fix_context import FixContext
+from citelens.check.registry import RULES, fix_for
 from citelens.check.result import FileResult
 from citelens.check.rule import Rule
 

@@ -19,16 +19,11 @@ from typing import Any, TypeAlias, cast
 
 from citelens.check import workers
 from citelens.check.finding import RELATED, RELATED_AT, Finding, Fix, Related, Severity, Target
-from citelens.check.fix_context import FixContext, fix_for
-from citelens.check.registry import RULES, STRUCTURE_CODES, SUPPORT_CODES
+from citelens.check.fix_context import FixContext
+from citelens.check.registry import REPORT_CHECKS, RULES, STRUCTURE_CODES, SUPPORT_CODES, fix_for
 from citelens.check.result import FileResult
 from citelens.check.rules.coverage import ReportFacts, check_coverage, report_facts, topic_findings
 from citelens.check.rules.documents import DocumentSources, check_documents, document_refs
-from citelens.check.rules.length import check_length
-from citelens.check.rules.metadata import check_metadata
-from citelens.check.rules.references import check_references
-from citelens.check.rules.schema import check_schema
-from citelens.check.rules.sentences import check_empty_answer, check_scores, check_sentences, check_shapes
 from citelens.check.rules.support import SupportHook, check_support
 from citelens.check.track_spec import TrackSpec
 from citelens.check.view import ReportView, TopicInfo
@@ -58,7 +53,7 @@ def run_rules(
     request: TopicInfo | None = None,
     topics: Mapping[str, TopicInfo] | None = None,
 ) -> ReportView:
-    """All per-report rules, in the order autojudge-base applies them. `request` is the
+    """All per-report checks, in the order autojudge-base applies them. `request` is the
     report's topic; or give `topics` and it is looked up by the report's topic id."""
     if not isinstance(value, dict):
         view = ReportView(value={}, spec=spec, request=request)
@@ -67,17 +62,11 @@ def run_rules(
     view = ReportView.build(value, spec, request)
     if request is None and topics and view.topic_id is not None:
         view.request = topics.get(view.topic_id)
-    check_schema(view)
-    check_shapes(view)
-    check_scores(view)
-    if check_empty_answer(view):
-        if spec is None:
-            check_sentences(view)  # its structural part
-        else:
-            check_metadata(view)
-            check_sentences(view)
-            check_references(view)
-            check_length(view)
+    for check in REPORT_CHECKS:  # the rule modules' CHECKS, by stage (check/registry.py)
+        if check.needs_spec and spec is None:
+            continue
+        if check.run(view) is False and check.gate:
+            break
     return view
 
 

@@ -37,24 +37,6 @@ class FixContext:
         return self.at(self.view.sentences_ptr)
 
 
-def fix_for(finding: Finding, ctx: FixContext) -> Fix | None:
-    """The repair of one finding (None: no certain repair, or no fixer for its code).
-
-    The finding is the one the engine reported: a report-level finding is read by its
-    pointer and `data`; a `duplicate_key` finding by its span, so give it placed in the
-    same text as `ctx.node`.
-    """
-    from citelens.check.registry import RULES
-
-    rule = RULES.get(finding.code)
-    if rule is None or rule.fixer is None:
-        return None
-    try:
-        return rule.fixer(finding, ctx)
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
-        return None  # an odd shape we did not foresee: offer nothing rather than a wrong edit
-
-
 # --- helpers shared by the fixers of several rules --------------------------------------
 
 

@@ -1,17 +1,26 @@
-"""Every rule, by code: gathered from the `RULES` of the rule modules, in run order.
+"""Every rule, by code, and every per-report check, in run order: gathered from the
+`RULES` and `CHECKS` of the rule modules.
 
 This is the one list of finding codes. The code lists (which codes a spec may name as
-smells, which are always errors), the default smells, the fixer lookup (`fix_for`) and
-the documentation catalog (`check/catalog.py`) are all derived from it. Adding a rule is
-an entry in its module's `RULES` and a `## CODE` section in the module's `.md` file.
+smells, which are always errors), the default smells, the fixer lookup (`fix_for`), the
+engine's per-report checks (`REPORT_CHECKS`) and the documentation catalog
+(`check/catalog.py`) are all derived from it. Adding a rule is an entry in its module's
+`RULES` (and its check in `CHECKS`) and a `## CODE` section in the module's `.md` file.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 from types import ModuleType
+from typing import TYPE_CHECKING
 
-from citelens.check.rule import Rule
+from citelens.check.finding import Finding
+from citelens.check.rule import ReportCheck, Rule
+
+if TYPE_CHECKING:
+    from citelens.check.fix_context import FixContext
+    from citelens.source.edits import Fix
+
 from citelens.check.rules import (
     coverage,
     documents,
@@ -51,6 +60,10 @@ def _gather() -> dict[str, Rule]:
 
 #: code -> rule, in run order
 RULES: dict[str, Rule] = _gather()
+#: the per-report checks, in the order the engine runs them (by stage, then module)
+REPORT_CHECKS: tuple[ReportCheck, ...] = tuple(
+    sorted((c for m in RULE_MODULES for c in getattr(m, "CHECKS", ())), key=lambda c: c.stage)
+)
 
 
 def _codes(scope: str) -> tuple[str, ...]:
@@ -69,5 +82,19 @@ FINDING_CODES = REPORT_CODES + FILE_CODES + STRUCTURE_CODES + SUPPORT_CODES
 SMELL_CODES = REPORT_CODES + FILE_CODES
 #: the smells of a spec that names none: the rules whose default severity is a warning
 DEFAULT_SMELLS = tuple(code for code in SMELL_CODES if RULES[code].default_severity == "warning")
-#: code -> fixer, for the codes that have one
-FIXERS = {code: rule.fixer for code, rule in RULES.items() if rule.fixer is not None}
+
+
+def fix_for(finding: Finding, ctx: FixContext) -> Fix | None:
+    """The repair of one finding (None: no certain repair, or no fixer for its code).
+
+    The finding is the one the engine reported: a report-level finding is read by its
+    pointer and `data`; a `duplicate_key` finding by its span, so give it placed in the
+    same text as `ctx.node`.
+    """
+    rule = RULES.get(finding.code)
+    if rule is None or rule.fixer is None:
+        return None
+    try:
+        return rule.fixer(finding, ctx)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+        return None  # an odd shape we did not foresee: offer nothing rather than a wrong edit

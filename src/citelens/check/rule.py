@@ -1,10 +1,12 @@
 """`Rule`: one finding code as a unit: its code, where it lives, how severe it is by
-default, the check that reports it and the fixer that repairs it.
+default, the check that reports it and the fixer that repairs it. `ReportCheck`: a
+per-report check as the engine runs it, at its stage.
 
-Each rule module (`check/rules/<module>.py`) declares its `RULES`; `check/registry.py`
-gathers them, and the code lists, the fixer table and the documentation catalog are
-derived from there. The prose (summary, what it checks, examples) is the `## CODE`
-section of `check/rules/<module>.md`, read on first use only.
+Each rule module (`check/rules/<module>.py`) declares its `RULES` and, when it has
+per-report checks, its `CHECKS`; `check/registry.py` gathers both, and the engine's run
+order, the code lists, the fixer table and the documentation catalog are derived from
+there. The prose (summary, what it checks, examples) is the `## CODE` section of
+`check/rules/<module>.md`, read on first use only (`check/catalog.py`).
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from citelens.check.finding import Finding, Severity
 from citelens.source.edits import Fix
 
 if TYPE_CHECKING:
-    from citelens.check.catalog import RuleDoc
     from citelens.check.fix_context import FixContext
+    from citelens.check.view import ReportView
 
 #: "report": found in one report; "file": across the reports of a file or against the
 #: topics; "structure": below the spec level (reading the file, the JSON shape), always
@@ -31,7 +33,9 @@ Fixer = Callable[[Finding, "FixContext"], Fix | None]
 @dataclass(frozen=True)
 class Rule:
     code: str
-    check: Callable[..., Any] | None  # the function that reports it (None: the file reader)
+    #: the function that reports it, or the functions (a tuple) when several do; None: the
+    #: file reader (citelens.source). tests/check/test_registry.py runs each on its example
+    check: Callable[..., Any] | tuple[Callable[..., Any], ...] | None
     fixer: Fixer | None = None
     default_severity: Severity = "error"  # under a spec that does not list its own smells
     scope: Scope = "report"
@@ -39,15 +43,23 @@ class Rule:
     on_by_default: bool = True  # False: reported only when a severity override turns it on
 
     @property
-    def summary(self) -> str:
-        """The one-line summary from the rule's documentation."""
-        from citelens.check.catalog import summary
+    def checks(self) -> tuple[Callable[..., Any], ...]:
+        """The functions that report the code (none for the file reader's codes)."""
+        if self.check is None:
+            return ()
+        return self.check if isinstance(self.check, tuple) else (self.check,)
 
-        return summary(self.code)
 
-    @property
-    def doc(self) -> RuleDoc:
-        """The rule's documentation section (`## CODE` in `check/rules/<module>.md`)."""
-        from citelens.check.catalog import rule_doc
+#: the stages of the per-report checks, in the order autojudge-base applies them; a
+#: module's `CHECKS` name theirs, and checks of one stage run in the modules' order
+SCHEMA, SHAPES, SCORES, EMPTY_ANSWER, METADATA, SENTENCES, REFERENCES, LENGTH = range(10, 90, 10)
 
-        return rule_doc(self.code)
+
+@dataclass(frozen=True)
+class ReportCheck:
+    """One per-report check: `run(view)` adds its findings to the view."""
+
+    run: Callable[[ReportView], object]
+    stage: int  # lower stages run first (see the constants above)
+    needs_spec: bool = True  # False: also runs without a spec (the structural checks)
+    gate: bool = False  # `run` returns False to stop the later stages (no sentences to check)

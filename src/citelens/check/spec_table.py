@@ -1,8 +1,9 @@
-"""A spec table (from a spec file, or a plain mapping) validated into a `TrackSpec`.
+"""A spec table (from a spec file, or a plain mapping) validated into a `TrackSpec`'s fields.
 
 The vocabulary of the fields and every check of their values live here, beside the
 model, so that a spec file (`citelens.specs`), `TrackSpec.from_dict` and the built-in
-specs are validated by one piece of code. Messages name the spec, the field and what is
+specs are validated by one piece of code. The model's own module builds the spec from the
+fields (`track_spec.spec_from_table`), so that this module need not import it. Messages name the spec, the field and what is
 allowed; a `SpecError` carries the file and line when there is a file.
 """
 
@@ -13,7 +14,6 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 from citelens.check.registry import SMELL_CODES
-from citelens.check.track_spec import REQUIRED_FIELDS, SPEC_FIELDS, TrackSpec
 from citelens.source.located_error import LocatedError
 
 SENTENCE_TYPES = ("rag24", "ragtime", "neuclir")
@@ -65,22 +65,28 @@ def _one_of(
     )
 
 
-def spec_from_table(
-    spec_id: str, raw: Mapping[str, Any], path: str | None = None, lines: LineOf | None = None
-) -> TrackSpec:
-    """Validate one spec table (`extends` already applied) and build the spec. `lines`
-    gives the line of a key (or of the table, for None) for the messages."""
+def validated_fields(
+    spec_id: str,
+    raw: Mapping[str, Any],
+    known: Mapping[str, Any],
+    required: tuple[str, ...],
+    path: str | None = None,
+    lines: LineOf | None = None,
+) -> dict[str, Any]:
+    """Validate one spec table (`extends` already applied) against the model's `known`
+    and `required` fields: the keyword arguments of the spec. `lines` gives the line of a
+    key (or of the table, for None) for the messages."""
     lines = lines or _NO_LINES
     d = dict(raw)
     d.setdefault("track", spec_id)
     for key in d:
         expect(
-            key in SPEC_FIELDS,
-            f"spec {spec_id!r}: unknown field {key!r}; known fields: {', '.join(SPEC_FIELDS)}",
+            key in known,
+            f"spec {spec_id!r}: unknown field {key!r}; known fields: {', '.join(known)}",
             path,
             lines.of(spec_id, key),
         )
-    missing = [k for k in REQUIRED_FIELDS if k not in d]
+    missing = [k for k in required if k not in d]
     expect(
         not missing, f"spec {spec_id!r}: missing required field(s) {missing}", path, lines.of(spec_id, None)
     )
@@ -174,4 +180,4 @@ def spec_from_table(
     for key, value in list(d.items()):
         if isinstance(value, list):
             d[key] = tuple(value)
-    return TrackSpec(**d)
+    return d

@@ -17,6 +17,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from citelens.check.registry import DEFAULT_SMELLS
+from citelens.check.spec_table import LineOf, validated_fields
 
 if TYPE_CHECKING:
     from citelens.check.finding import Severity
@@ -62,8 +63,6 @@ class TrackSpec:
         """A spec from a plain mapping, checked as a spec file's table is (autojudge-base's
         constructor): `sentence_type` may be one string; an unknown field, smell category
         or value is refused with a `SpecError` (a `ValueError`) naming it."""
-        from citelens.check.spec_table import spec_from_table  # that module builds on this one
-
         if "track" not in d:
             raise KeyError("track")  # the spec's id, required as in the reference
         return spec_from_table(str(d["track"]), d)
@@ -128,3 +127,11 @@ SPEC_FIELDS: dict[str, Any] = {f.name: f for f in fields(TrackSpec)}
 REQUIRED_FIELDS = tuple(
     name for name, f in SPEC_FIELDS.items() if f.default is MISSING and f.default_factory is MISSING
 )
+
+
+def spec_from_table(
+    spec_id: str, raw: Mapping[str, Any], path: str | None = None, lines: LineOf | None = None
+) -> TrackSpec:
+    """Validate one spec table (`extends` already applied) and build the spec; a
+    `SpecError` names the spec, the field and, with `path` and `lines`, the place."""
+    return TrackSpec(**validated_fields(spec_id, raw, SPEC_FIELDS, REQUIRED_FIELDS, path, lines))

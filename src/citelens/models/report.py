@@ -158,8 +158,12 @@ class Report(BaseModel):
         return verification.findings(self, spec, request=request, use_answer=use_answer)
 
     def verify_rag(self, use_answer: bool = False, spec: SpecArg = None) -> bool:
-        """`verify` with a RAG spec, by default the newest built-in RAG spec (rag26)."""
-        return self.verify(spec or "rag26", use_answer=use_answer)
+        """`verify` with a RAG spec, by default the newest built-in RAG spec."""
+        if spec is None:
+            from citelens.specs import newest_spec
+
+            spec = newest_spec("rag")
+        return self.verify(spec, use_answer=use_answer)
 
     # --- conversion -----------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ __all__ = [
     "builtin_specs",
     "get_spec",
     "load_spec_file",
+    "newest_spec",
     "parse_spec_ref",
     "require_spec",
     "resolve_spec",
@@ -35,3 +36,16 @@ def get_spec(track: str, task: str | None = None) -> TrackSpec:
     if task is not None and spec.task != task:
         raise KeyError(f"track spec {track!r} is for the {spec.task!r} task, not {task!r}")
     return spec
+
+
+def newest_spec(family: str) -> str:
+    """The id of the newest built-in spec of a track family (`rag` -> `rag26`): the ids
+    are the family and a two-digit year, so adding a year to the spec data moves it."""
+    years = [
+        spec_id
+        for spec_id in builtin_specs()
+        if spec_id[len(family) :].isdigit() and spec_id.startswith(family)
+    ]
+    if not years:
+        raise KeyError(f"no built-in spec of the track family {family!r}")
+    return max(years, key=lambda spec_id: int(spec_id[len(family) :]))

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from citelens.check.spec_table import SpecError as SpecError
-from citelens.check.spec_table import expect, spec_from_table
+from citelens.check.spec_table import expect
+from citelens.check.track_spec import spec_from_table
 from citelens.source.toml_lines import TomlLines, syntax_error
 from citelens.specs.model import TrackSpec
 

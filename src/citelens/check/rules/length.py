@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from citelens.check.finding import Finding, Target
 from citelens.check.fix_context import FixContext
-from citelens.check.rule import Rule
+from citelens.check.rule import LENGTH, ReportCheck, Rule
 from citelens.check.view import ReportView
 from citelens.source.edits import Fix, fix, remove_items, replace_value
 
@@ -94,6 +94,7 @@ def fix_length(f: Finding, ctx: FixContext) -> Fix | None:
     )
 
 
+CHECKS = (ReportCheck(check_length, LENGTH),)
 RULES = (
     Rule("length", check_length, fix_length),
     Rule("response_length", check_length, fix_response_length),

@@ -7,8 +7,7 @@ from typing import Any
 
 from citelens.check.finding import Finding, Target
 from citelens.check.fix_context import FixContext, id_to_string
-from citelens.check.rule import Rule
-from citelens.check.rules.schema import check_schema
+from citelens.check.rule import METADATA, ReportCheck, Rule
 from citelens.check.view import TOPIC_ID_ALIASES, ReportView
 from citelens.source.edits import Fix, fix, remove_members
 
@@ -104,10 +103,11 @@ def fix_metadata(f: Finding, ctx: FixContext) -> Fix | None:
     return None
 
 
+CHECKS = (ReportCheck(check_metadata, METADATA),)
 RULES = (
     Rule("metadata", check_metadata, fix_metadata),
     Rule("metadata_recommended", check_metadata),
     Rule("run_id_length", check_metadata),
     Rule("metadata_value", check_metadata),
-    Rule("id_type", check_schema, id_to_string),  # reported with the schema, documented here
+    Rule("id_type", check_metadata, id_to_string),  # the spec's string_ids
 )

@@ -8,7 +8,7 @@ from typing import Any
 
 from citelens.check.finding import Finding, Target
 from citelens.check.fix_context import FixContext, cited_in_order, references_of, rewrite_references
-from citelens.check.rule import Rule
+from citelens.check.rule import REFERENCES, ReportCheck, Rule
 from citelens.check.rules.sentences import _collection, _example
 from citelens.check.view import ReportView
 from citelens.source.edits import Fix, add_member, append_items, fix, remove_members
@@ -176,6 +176,7 @@ def fix_references_present(f: Finding, ctx: FixContext) -> Fix | None:
     return fix("Remove the references list", remove_members(ctx.node, ["references"]), unsafe=True)
 
 
+CHECKS = (ReportCheck(check_references, REFERENCES),)
 RULES = (
     Rule("references_present", check_references, fix_references_present),
     Rule("references_missing", check_references, fix_references_missing),

@@ -13,7 +13,7 @@ from typing import Any, TypeAlias
 
 from citelens.check.finding import Finding, Target
 from citelens.check.fix_context import FixContext, id_to_string
-from citelens.check.rule import Rule
+from citelens.check.rule import SCHEMA, ReportCheck, Rule
 from citelens.check.view import (
     JsonObject,
     PointerTokens,
@@ -343,4 +343,5 @@ def fix_schema(f: Finding, ctx: FixContext) -> Fix | None:
     return None
 
 
+CHECKS = (ReportCheck(check_schema, SCHEMA, needs_spec=False),)
 RULES = (Rule("schema", check_schema, fix_schema, scope="structure"),)

@@ -8,7 +8,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from citelens.check.finding import RELATED, Related, Target
-from citelens.check.rule import Rule
+from citelens.check.rule import EMPTY_ANSWER, SCORES, SENTENCES, SHAPES, ReportCheck, Rule
 from citelens.check.rules.sentences_fixes import (
     fix_blank_sentence,
     fix_citation_count,
@@ -220,10 +220,17 @@ def check_scores(view: ReportView) -> None:
                 )
 
 
+CHECKS = (
+    ReportCheck(check_shapes, SHAPES, needs_spec=False),
+    ReportCheck(check_scores, SCORES, needs_spec=False),
+    ReportCheck(check_empty_answer, EMPTY_ANSWER, needs_spec=False, gate=True),
+    ReportCheck(check_sentences, SENTENCES, needs_spec=False),  # without a spec: its structural part
+)
 RULES = (
     Rule("empty_answer", check_empty_answer, default_severity="warning"),
     Rule("blank_sentence", check_sentences, fix_blank_sentence, default_severity="warning"),
-    Rule("citation_format", check_shapes, fix_citation_format),
+    # mixed or malformed shapes; a shape the track does not accept, a missing citations key
+    Rule("citation_format", (check_shapes, check_sentences), fix_citation_format),
     Rule("citation_count", check_sentences, fix_citation_count),
     Rule("reference_index", check_sentences, fix_reference_index),
     Rule("citation_score", check_scores, fix_citation_score),

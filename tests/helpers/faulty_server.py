@@ -1,5 +1,5 @@
 """The server, with a check that raises for any file whose name holds `boom`: an internal
-error the never-stuck tests can cause on purpose (`python -m tests.server.faulty_server`)."""
+error the never-stuck tests can cause on purpose (`python -m tests.helpers.faulty_server`)."""
 
 from __future__ import annotations
 
