@@ -19,11 +19,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         parts = item.path.relative_to(TESTS).parts if item.path.is_relative_to(TESTS) else ()
         if len(parts) > 1 and parts[0] in TIERS:
             item.add_marker(TIERS[parts[0]])
+        if "anserini_url" in getattr(item, "fixturenames", ()):
+            item.add_marker("slow")  # starts Java and an Anserini REST server
 
 
 @pytest.fixture(autouse=True)
 def _private_user_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """No test reads or writes the user's own config folder (trusted projects, config.toml)."""
     monkeypatch.setenv("CITELENS_CONFIG_DIR", str(tmp_path_factory.mktemp("user-config")))
-        if "anserini_url" in getattr(item, "fixturenames", ()):
-            item.add_marker("slow")  # starts Java and an Anserini REST server

@@ -36,7 +36,7 @@ async def test_every_server_command_the_extension_calls_exists(fresh, bare):
     calls = _table("SERVER_COMMAND")
     assert {"citelens.listSpecs", "citelens.writeSetting", "citelens.checkWorkspace"} <= calls
     assert calls <= offered, f"the extension calls commands the server lacks: {sorted(calls - offered)}"
-    from citelens_server.spec_settings import PICK_SPEC
+    from citelens_server.features.spec_settings import PICK_SPEC
 
     assert PICK_SPEC in offered  # clients without a picker of their own
 

@@ -322,15 +322,29 @@ try {
     if (saved.includes('"citations": {')) throw new Error("the file still has RAGTIME {doc: score} citations");
   });
 
-  await step("Check All Runs in Workspace reports every run file", async () => {
+  await step("Check All Runs in Workspace lists every run with its spec in the CiteLens Runs view", async () => {
     await runCommand("CiteLens: Check All Runs in Workspace");
-    const toast = page.locator('.notification-toast:has-text("run file(s)")').first();
+    const toast = page.locator('.notification-toast:has-text("warning")').filter({ hasText: / in \d+ files? \(/ }).first();
     await toast.waitFor({ timeout: 60000 });
     const text = await toast.innerText();
-    await shot("08-check-workspace");
-    const n = Number(/(\d+) run file/.exec(text)?.[1] ?? -1);
+    const n = Number(/ in (\d+) files? \(/.exec(text)?.[1] ?? -1);
     log("check workspace:", JSON.stringify(text.split("\n")[0]));
-    if (n < 4) throw new Error(`only ${n} run files checked: ${text}`);
+    if (n < 6) throw new Error(`only ${n} run files checked: ${text}`);
+    const view = page.locator('.pane:has(.pane-header:has-text("CiteLens Runs"))').first();
+    await view.waitFor({ timeout: 15000 });
+    const rows = view.locator(".monaco-list-row");
+    await rows.first().waitFor({ timeout: 15000 });
+    await page.waitForTimeout(500);
+    const listed = await rows.allInnerTexts();
+    await shot("08-check-all-runs");
+    await view.screenshot({ path: join(ART, "08-check-all-runs-view.png") });
+    log("runs view:", JSON.stringify(listed.slice(0, 8)));
+    const has = (path, spec) => listed.some((r) => r.includes(path) && r.includes(spec));
+    if (!has("tracks/rag25/baseline.jsonl", "rag25 ·")) throw new Error(`no rag25 entry for the rag25 run: ${listed.join(" / ")}`);
+    if (!has("tracks/ragtime/T1_run_1.jsonl", "ragtime26 ·")) throw new Error(`no ragtime26 entry for the ragtime run: ${listed.join(" / ")}`);
+    for (const notRun of ["topics.jsonl", "dev-nuggets", "msmarco_v2.1_doc_segmented", "draft.jsonl"]) {
+      if (listed.some((r) => r.includes(notRun))) throw new Error(`${notRun} is listed as a run`);
+    }
   });
 
   await step("the Problems panel lists the findings of a run that was never opened", async () => {
@@ -366,6 +380,63 @@ try {
     const text = (await row.innerText()).replace(/\s+/g, " ");
     await shot("09-settings-spec");
     if (!/wins over this setting/.test(text)) throw new Error(`the spec setting does not say the project file wins: ${text.slice(0, 300)}`);
+  });
+  const tracksExpected = JSON.parse(readFileSync(process.env.CITELENS_E2E_TRACKS, "utf8")).findings ?? [];
+  const tracksRows = async () => {
+    await page.keyboard.press("Escape");
+    if (!(await page.locator(".markers-panel").first().isVisible().catch(() => false))) await page.keyboard.press("Control+Shift+M");
+    await filterProblems("tracks/");
+    await page.waitForTimeout(1500);
+    return problemRows();
+  };
+
+  await step("a participant's workspace: each run's findings under its folder's settings, nothing on topics, corpus or excluded files", async () => {
+    let rows = [];
+    const deadline = Date.now() + 30000;
+    while (Date.now() < deadline) {
+      rows = await tracksRows();
+      if (tracksExpected.every((f) => rows.some((r) => r.includes(f.message)))) break;
+      await page.waitForTimeout(500);
+    }
+    await shot("10-workspace-problems");
+    await filterProblems("");
+    log("tracks rows:", JSON.stringify(rows.slice(0, 8)));
+    const missing = tracksExpected.filter((f) => !rows.some((r) => r.includes(f.message)));
+    if (missing.length) throw new Error(`missing: ${missing.map((f) => f.message).join(" / ")}`);
+    for (const notRun of ["topics.jsonl", "dev-nuggets.jsonl", "msmarco_v2.1_doc_segmented", "draft.jsonl"]) {
+      if (rows.some((r) => r.includes(notRun))) throw new Error(`the Problems panel lists ${notRun}: ${rows.join(" / ")}`);
+    }
+    const findingRows = rows.filter((r) => /\[Ln \d+, Col \d+\]/.test(r));
+    if (findingRows.length !== tracksExpected.length) throw new Error(`${findingRows.length} rows for ${tracksExpected.length} findings: ${rows.join(" / ")}`);
+  });
+
+  await step("Select Track Spec for one folder writes pyproject's override, keeps its other keys and the other folder's findings", async () => {
+    const pyproject = join(WS, "tracks", "pyproject.toml");
+    const before = readFileSync(pyproject, "utf8");
+    await quickOpen("T1_run_1.jsonl");
+    await runCommand("CiteLens: Select Track Spec");
+    await page.waitForSelector('.quick-input-list .monaco-list-row:has-text("ragtime25")', { timeout: 15000 });
+    await page.keyboard.type("ragtime25", { delay: 15 });
+    await page.waitForTimeout(400);
+    await page.keyboard.press("Enter");
+    await page.waitForSelector('.quick-input-list .monaco-list-row:has-text("Project file")', { timeout: 15000 });
+    await shot("11-where-to-write");
+    await page.keyboard.press("Enter"); // the project file is the first (default) choice
+    const deadline = Date.now() + 20000;
+    let after = before;
+    while (Date.now() < deadline && after === before) {
+      await page.waitForTimeout(300);
+      after = readFileSync(pyproject, "utf8");
+    }
+    log("pyproject after:", JSON.stringify(after));
+    if (!after.includes('files = ["ragtime/*.jsonl"]\nspec = "ragtime25"')) throw new Error(`the override was not edited: ${after}`);
+    const kept = before.replace('spec = "ragtime26"', 'spec = "ragtime25"');
+    if (after !== kept) throw new Error(`other lines changed: ${after}`);
+    const rows = await tracksRows();
+    await shot("12-after-select-spec");
+    await filterProblems("");
+    const rag25 = tracksExpected.filter((f) => String(f.path).includes("rag25"));
+    if (!rag25.every((f) => rows.some((r) => r.includes(f.message)))) throw new Error(`the rag25 run's findings changed: ${rows.join(" / ")}`);
   });
 } finally {
   await ctx.close();

@@ -47,6 +47,9 @@ cp "$HERE/data/kiddie-topics.jsonl" "$WS/kiddie/"
 printf 'spec = "kiddie"\ntopics = "ragtime26-topics.jsonl"\n' > "$WS/convert/citelens.toml"
 cp "$REPO/examples/ragtime26-run.jsonl" "$WS/convert/convert-me.jsonl"
 cp "$HERE/data/ragtime26-topics.jsonl" "$WS/convert/"
+# a participant's repository inside the workspace (issue 18): two tracks with their topics,
+# a corpus sample, nuggets, an excluded scratch/ and a pyproject.toml with [tool.citelens]
+cp -r "$REPO/tests/fixtures/workspace_tracks" "$WS/tracks"
 # a faulty run nobody opens: its findings reach the Problems panel through workspace diagnostics
 mkdir -p "$WS/unopened"
 cp "$REPO/examples/rag26-with-mistakes.jsonl" "$WS/unopened/never-opened.jsonl"
@@ -65,6 +68,8 @@ cat > "$WS/.vscode/settings.json" <<JSON
 JSON
 # what the CLI finds in the same file with the same settings: the Problems panel must match
 (cd "$WS" && "$ORACLE" -m citelens check --format json --spec rag26 --topics rag26-topics.tsv rag26-with-mistakes.jsonl > "$WORK/expected.json") || true
+# the tracks folder as `citelens check tracks` sees it: the Problems panel must hold exactly these
+(cd "$WS" && "$ORACLE" -m citelens check --format json tracks > "$WORK/tracks.json") || true
 # the support judge's verdicts and evidence for kiddie/run1.jsonl: go to definition selects that evidence
 (cd "$WS/kiddie" && "$ORACLE" -m citelens check --support --executor serial --support-cache none --format json run1.jsonl > "$WORK/support.json") || true
 
@@ -95,5 +100,6 @@ setsid "${CS[@]}" --auth none --bind-addr "127.0.0.1:$PORT" --disable-telemetry 
 CS_PID=$!
 for _ in $(seq 1 120); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.25; done
 export CITELENS_E2E_URL="http://127.0.0.1:$PORT" CITELENS_E2E_WORKSPACE=$WS CITELENS_E2E_EXPECTED=$WORK/expected.json CITELENS_E2E_SUPPORT=$WORK/support.json
+export CITELENS_E2E_TRACKS=$WORK/tracks.json
 export CITELENS_E2E_FRESH=$FRESH CITELENS_E2E_ORACLE=$ORACLE CITELENS_E2E_ARTIFACTS=$ART CITELENS_E2E_LOGS=$WORK/cs-data/logs
 timeout 300 node "$HERE/drive.mjs"
