@@ -15,6 +15,7 @@ def create_server():  # -> CiteLensServer (imports kept inside: `--help` stays i
         actions,
         cited_documents,
         commands,
+        completion,
         hover,
         indexing,
         lifecycle,
@@ -35,6 +36,7 @@ def create_server():  # -> CiteLensServer (imports kept inside: `--help` stays i
         cited_documents,
         indexing,
         overview,
+        completion,
     ):
         module.register(server)
     return server
