@@ -8,7 +8,6 @@ import socket
 import subprocess
 import sys
 import threading
-import urllib.request
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -80,14 +79,16 @@ def test_fetched_documents_are_cached_so_an_offline_recheck_still_has_them(
 
 def _count_requests(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     """The timeout of every request the source sends (the real request still goes out)."""
+    from citelens.corpus import http_fetch
+
     sent: list[float] = []
-    real = urllib.request.urlopen
+    real = http_fetch._OPENER.open
 
     def counting(request, timeout):
         sent.append(timeout)
         return real(request, timeout=timeout)
 
-    monkeypatch.setattr(urllib.request, "urlopen", counting)
+    monkeypatch.setattr(http_fetch._OPENER, "open", counting)
     return sent
 
 
