@@ -18,7 +18,7 @@ from citelens.support.language import different_languages, guess_language
 from citelens.support.negation import states_negation
 from citelens.support.settings import SupportSettings, default_settings
 from citelens.support.terms import NAME, NUMBER, Term, extract_terms
-from citelens.support.verdict import Evidence, SupportVerdict, UncheckedReason, Verdict, unchecked
+from citelens.support.verdict import HIGH, LOW, Evidence, SupportVerdict, UncheckedReason, Verdict, unchecked
 
 _DOCUMENTS = PreparedDocuments()
 
@@ -47,7 +47,38 @@ def judge_support(
     if doc.content_terms < settings.min_content_terms:
         return unchecked(UncheckedReason.TOO_LITTLE_CONTENT, language)
     name_keys = frozenset(t.key for t in sentence_terms if t.kind == NAME)
-    verdict = _judge_terms(weights, doc, settings, name_keys)
+    verdict, found = _judge_terms(weights, doc, settings, name_keys)
+    verdict = replace(verdict, missing_terms=_missing_words(sentence, sentence_terms, found))
+    return _with_tier(_refined(sentence, sentence_terms, verdict, doc, language), settings)
+
+
+def _with_tier(verdict: SupportVerdict, settings: SupportSettings) -> SupportVerdict:
+    """High: an "unsupported" with almost nothing of the sentence found, or another
+    amount; every other lexical verdict is low (the words are there or not; meaning is
+    not checked)."""
+    high = verdict.verdict is Verdict.UNSUPPORTED and (
+        verdict.other_amount or verdict.score < settings.high_tier_coverage
+    )
+    return replace(verdict, tier=HIGH if high else LOW)
+
+
+def _missing_words(sentence: str, terms: list[Term], found: set[str]) -> tuple[str, ...]:
+    """The sentence's content words (as written) found nowhere in the document."""
+    out: dict[str, None] = {}
+    for t in terms:
+        if t.content and t.key not in found:
+            out.setdefault(sentence[t.start : t.end], None)
+    return tuple(out)
+
+
+def _refined(
+    sentence: str,
+    sentence_terms: list[Term],
+    verdict: SupportVerdict,
+    doc: PreparedDocument,
+    language: str,
+) -> SupportVerdict:
+    """Another amount and denials, on a verdict that is not already "unsupported"."""
     if verdict.verdict is Verdict.UNSUPPORTED:
         return verdict
     passages = _evidence_passages(doc, verdict)
@@ -115,7 +146,8 @@ def _judge_terms(
     doc: PreparedDocument,
     settings: SupportSettings,
     name_keys: frozenset[str] = frozenset(),
-) -> SupportVerdict:
+) -> tuple[SupportVerdict, set[str]]:
+    """The verdict from term coverage, and the sentence keys found anywhere in the document."""
     total = sum(weights.values())
     # passage -> sentence keys it holds, and the document term indices that matched
     in_passage: dict[int, set[str]] = {}
@@ -167,7 +199,7 @@ def _judge_terms(
         content_terms=len(weights),
         missing_numbers=missing,
         language=doc.guess.language,
-    )
+    ), found_anywhere
 
 
 def _evidence(

@@ -27,6 +27,7 @@ _RANGES: dict[str, tuple[type, float, float | None, bool]] = {
     "min_language_hits": (int, 1, None, True),
     "language_margin": (float, 1.0, None, True),
     "language_sample_chars": (int, 100, None, True),
+    "high_tier_coverage": (float, 0.0, 1.0, True),
 }
 
 
@@ -75,6 +76,7 @@ class SupportSettings(NamedTuple):
     min_language_hits: int
     language_margin: float
     language_sample_chars: int
+    high_tier_coverage: float
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
