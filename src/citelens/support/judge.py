@@ -9,15 +9,18 @@ the thresholds in thresholds.toml; see docs/support.md.
 
 from __future__ import annotations
 
+import unicodedata
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
+from itertools import pairwise
 
 from citelens.support.amounts import other_amount
+from citelens.support.clauses import clauses
 from citelens.support.document_terms import PREFIX_BUCKET, SUFFIX_BUCKET, PreparedDocument, PreparedDocuments
 from citelens.support.language import different_languages, guess_language
 from citelens.support.negation import states_negation
 from citelens.support.settings import SupportSettings, default_settings
-from citelens.support.terms import NAME, NUMBER, Term, extract_terms
+from citelens.support.terms import NAME, NUMBER, WORD, Term, extract_terms
 from citelens.support.verdict import HIGH, LOW, Evidence, SupportVerdict, UncheckedReason, Verdict, unchecked
 
 _DOCUMENTS = PreparedDocuments()
@@ -47,9 +50,74 @@ def judge_support(
     if doc.content_terms < settings.min_content_terms:
         return unchecked(UncheckedReason.TOO_LITTLE_CONTENT, language)
     name_keys = frozenset(t.key for t in sentence_terms if t.kind == NAME)
-    verdict, found = _judge_terms(weights, doc, settings, name_keys)
+    verdict, found, covered = _judge_terms(weights, doc, settings, name_keys)
     verdict = replace(verdict, missing_terms=_missing_words(sentence, sentence_terms, found))
+    if verdict.verdict is Verdict.SUPPORTED:
+        verdict = _each_part_there(sentence, sentence_terms, weights, covered, doc, settings, verdict)
     return _with_tier(_refined(sentence, sentence_terms, verdict, doc, language), settings)
+
+
+def _each_part_there(
+    sentence: str,
+    terms: list[Term],
+    weights: dict[str, float],
+    covered: set[str],
+    doc: PreparedDocument,
+    settings: SupportSettings,
+    verdict: SupportVerdict,
+) -> SupportVerdict:
+    """A "supported" stays so only if every clause is covered and every counted number
+    comes with its noun; else partial, naming what is not there."""
+    uncovered: list[str] = []
+    if settings.clause_coverage > 0:
+        parts = clauses(sentence, terms, doc.guess.language, settings.min_content_terms)
+        if len(parts) > 1:
+            for part in parts:
+                keys = {t.key: weights[t.key] for t in part if t.key in weights}
+                total = sum(keys.values())
+                if (
+                    total
+                    and sum(w for k, w in keys.items() if k in covered) / total < settings.clause_coverage
+                ):
+                    uncovered.append(sentence[part[0].start : part[-1].end])
+    mismatched = _mismatched_numbers(sentence, terms, doc, settings) if settings.number_pair_window else ()
+    if not uncovered and not mismatched:
+        return verdict
+    return replace(
+        verdict, verdict=Verdict.PARTIAL, uncovered_clauses=tuple(uncovered), mismatched_numbers=mismatched
+    )
+
+
+def _mismatched_numbers(
+    sentence: str, terms: list[Term], doc: PreparedDocument, settings: SupportSettings
+) -> tuple[str, ...]:
+    """Numbers of the sentence directly followed by a noun ("15 worms") that the document
+    has, but never with that noun within ``number_pair_window`` terms after it. Years are
+    left alone ("the 2020 transcript")."""
+    out: list[str] = []
+    window = settings.number_pair_window
+    for term, following in pairwise(terms):
+        if term.kind != NUMBER or following.kind not in (WORD, NAME) or _year_like(term.key):
+            continue
+        written = sentence[term.start : term.end]
+        before = sentence[term.start - 1] if term.start else ""
+        if not written.isdigit() or (before and unicodedata.category(before) == "Sc"):
+            # a count written in digits only: a number word is often part of a name ("Page
+            # Six published"), and an amount ("$4.2 billion") is checked as an amount
+            continue
+        places = doc.postings.get(term.key)
+        if not places:
+            continue  # missing altogether: missing_numbers says so
+        nouns = set(_document_keys(following.key, doc, settings))
+        n = len(doc.terms)
+        if not any(doc.terms[j].key in nouns for i in places for j in range(i + 1, min(i + 1 + window, n))):
+            out.append(sentence[term.start : following.end])
+    return tuple(out)
+
+
+def _year_like(key: str) -> bool:
+    digits = key[1:]
+    return digits.isdigit() and len(digits) == 4 and 1000 <= int(digits) <= 2999
 
 
 def _with_tier(verdict: SupportVerdict, settings: SupportSettings) -> SupportVerdict:
@@ -146,8 +214,9 @@ def _judge_terms(
     doc: PreparedDocument,
     settings: SupportSettings,
     name_keys: frozenset[str] = frozenset(),
-) -> tuple[SupportVerdict, set[str]]:
-    """The verdict from term coverage, and the sentence keys found anywhere in the document."""
+) -> tuple[SupportVerdict, set[str], set[str]]:
+    """The verdict from term coverage, the sentence keys found anywhere in the document,
+    and those in the chosen evidence passages."""
     total = sum(weights.values())
     # passage -> sentence keys it holds, and the document term indices that matched
     in_passage: dict[int, set[str]] = {}
@@ -186,20 +255,24 @@ def _judge_terms(
         verdict = Verdict.PARTIAL
     best_single = max((sum(weights[k] for k in keys) for keys in in_passage.values()), default=0.0) / total
     names = sum(weights[k] for k in covered if k in name_keys)
-    return SupportVerdict(
-        verdict=verdict,
-        score=round(coverage, 4),
-        details={
-            "best_single": best_single,
-            "name_share": names / total if total else 0.0,
-            "best_single_terms": max((len(k) for k in in_passage.values()), default=0),
-        },
-        evidence=evidence,
-        matched_terms=len(covered),
-        content_terms=len(weights),
-        missing_numbers=missing,
-        language=doc.guess.language,
-    ), found_anywhere
+    return (
+        SupportVerdict(
+            verdict=verdict,
+            score=round(coverage, 4),
+            details={
+                "best_single": best_single,
+                "name_share": names / total if total else 0.0,
+                "best_single_terms": max((len(k) for k in in_passage.values()), default=0),
+            },
+            evidence=evidence,
+            matched_terms=len(covered),
+            content_terms=len(weights),
+            missing_numbers=missing,
+            language=doc.guess.language,
+        ),
+        found_anywhere,
+        covered,
+    )
 
 
 def _evidence(

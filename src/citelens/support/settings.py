@@ -28,6 +28,8 @@ _RANGES: dict[str, tuple[type, float, float | None, bool]] = {
     "language_margin": (float, 1.0, None, True),
     "language_sample_chars": (int, 100, None, True),
     "high_tier_coverage": (float, 0.0, 1.0, True),
+    "clause_coverage": (float, 0.0, 1.0, True),
+    "number_pair_window": (int, 0, None, True),
 }
 
 
@@ -77,6 +79,8 @@ class SupportSettings(NamedTuple):
     language_margin: float
     language_sample_chars: int
     high_tier_coverage: float
+    clause_coverage: float
+    number_pair_window: int
 
     @classmethod
     def names(cls) -> tuple[str, ...]:

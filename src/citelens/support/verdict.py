@@ -79,6 +79,8 @@ class SupportVerdict:
     uncovered_clauses: tuple[str, ...] = ()
     #: a model judge's own answer (its label as it wrote it)
     answer: str | None = None
+    #: numbers found in the document, but never with the noun they count ("15 days")
+    mismatched_numbers: tuple[str, ...] = ()
 
     @property
     def best_evidence(self) -> str:
@@ -102,6 +104,7 @@ class SupportVerdict:
             "missing_terms": list(self.missing_terms),
             "uncovered_clauses": list(self.uncovered_clauses),
             "answer": self.answer,
+            "mismatched_numbers": list(self.mismatched_numbers),
         }
 
     @classmethod
@@ -121,6 +124,7 @@ class SupportVerdict:
             missing_terms=tuple(data.get("missing_terms", ())),
             uncovered_clauses=tuple(data.get("uncovered_clauses", ())),
             answer=data.get("answer"),
+            mismatched_numbers=tuple(data.get("mismatched_numbers", ())),
         )
 
 
@@ -149,6 +153,7 @@ def to_row(verdict: SupportVerdict) -> list[Any]:
         list(verdict.missing_terms),
         list(verdict.uncovered_clauses),
         verdict.answer,
+        list(verdict.mismatched_numbers),
     ]
 
 
@@ -169,6 +174,7 @@ def from_row(row: list[Any]) -> SupportVerdict:
         missing_terms,
         clauses,
         answer,
+        mismatched,
     ) = row
     return SupportVerdict(
         _VERDICTS[verdict],
@@ -185,6 +191,7 @@ def from_row(row: list[Any]) -> SupportVerdict:
         missing_terms=tuple(missing_terms),
         uncovered_clauses=tuple(clauses),
         answer=answer,
+        mismatched_numbers=tuple(mismatched),
     )
 
 
