@@ -12,7 +12,14 @@ from pathlib import Path
 from typing import Any, Final
 
 from citelens.config.error import ConfigError
-from citelens.config.settings import SETTING_KEYS, SETTING_TYPES, Settings, check_severity_table, suggestion
+from citelens.config.settings import (
+    SETTING_KEYS,
+    SETTING_TYPES,
+    SUPPORT_JUDGES,
+    Settings,
+    check_severity_table,
+    suggestion,
+)
 from citelens.source.toml_lines import Table, TomlLines, syntax_error
 
 #: config file name -> the table inside it that holds the settings (() = top level)
@@ -133,6 +140,12 @@ def load_config(path: str | Path) -> Settings:
             raise ConfigError(f"{key!r} must be a list of strings, not holding {bad[0]!r}", path, line(key))
 
     support_thresholds = _support_thresholds(raw.get("support_thresholds", {}), path, line)
+    if raw.get("support_judge", "lexical") not in SUPPORT_JUDGES:
+        raise ConfigError(
+            f"'support_judge' must be one of {', '.join(SUPPORT_JUDGES)}, not {raw['support_judge']!r}",
+            path,
+            line("support_judge"),
+        )
     base = path.parent
     spec = _resolve_spec(raw["spec"], base, path, line("spec")) if "spec" in raw else None
     topics = None
@@ -153,6 +166,7 @@ def load_config(path: str | Path) -> Settings:
         files=tuple(raw.get("files", ())),
         support=raw.get("support", False),
         support_thresholds=support_thresholds,
+        support_judge=raw.get("support_judge", "lexical"),
         origins=dict.fromkeys(raw, str(path)),
     )
 

@@ -144,7 +144,7 @@ def _refined(
     sentence_terms: list[Term],
     verdict: SupportVerdict,
     doc: PreparedDocument,
-    language: str,
+    language: str | None,
 ) -> SupportVerdict:
     """Another amount and denials, on a verdict that is not already "unsupported"."""
     if verdict.verdict is Verdict.UNSUPPORTED:
