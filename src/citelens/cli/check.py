@@ -114,6 +114,12 @@ def _judge_options(p: argparse.ArgumentParser) -> None:
         "--nli-model", metavar="PATH", help="folder with model.onnx and tokenizer.json (citelens[nli])"
     )
     g.add_argument(
+        "--explain",
+        action="store_true",
+        help="with --support (text output): explain each judged citation: the best passage with its matched "
+        "words marked, the words and numbers not found, clauses not covered, which document has which part",
+    )
+    g.add_argument(
         "--dry-run",
         action="store_true",
         help="with a model judge: count the model calls and prompt tokens the check needs; send nothing",
@@ -379,6 +385,17 @@ def run(args: argparse.Namespace) -> int:
         for r in results:
             if r.support is not None:
                 out.write("".join(f"support: {line}\n" for line in text_lines(r.path, r.support)))
+        if args.explain:
+            import shlex
+
+            from citelens.support.explain import explain_lines
+
+            # the documents of --docs can be opened with `citelens show`; embedded ones are in the report
+            show = "--docs " + " ".join(shlex.quote(d) for d in args.docs) if args.docs else None
+            for r in results:
+                if r.support is not None:
+                    lines = explain_lines(r.path, r.support.report_documents(), show)
+                    out.write("".join(f"explain: {line}\n" for line in lines))
     for line in support_runs.summary():
         print(f"support: {line}", file=sys.stderr)
     support_runs.close()

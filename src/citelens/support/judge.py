@@ -54,7 +54,8 @@ def judge_support(
     verdict = replace(verdict, missing_terms=_missing_words(sentence, sentence_terms, found))
     if verdict.verdict is Verdict.SUPPORTED:
         verdict = _each_part_there(sentence, sentence_terms, weights, covered, doc, settings, verdict)
-    return _with_tier(_refined(sentence, sentence_terms, verdict, doc, language), settings)
+    verdict = _with_tier(_refined(sentence, sentence_terms, verdict, doc, language), settings)
+    return replace(verdict, passage=_best_passage(doc, verdict))
 
 
 def _each_part_there(
@@ -118,6 +119,35 @@ def _mismatched_numbers(
 def _year_like(key: str) -> bool:
     digits = key[1:]
     return digits.isdigit() and len(digits) == 4 and 1000 <= int(digits) <= 2999
+
+
+#: a passage longer than this is cut to the part around its evidence
+PASSAGE_CHARS = 480
+
+
+def _best_passage(doc: PreparedDocument, verdict: SupportVerdict) -> Evidence | None:
+    """The document sentence holding the most evidence, with the next one when the
+    evidence goes on there (a claim often spans two): what the explanation shows whole."""
+    if not verdict.evidence:
+        return None
+    starts = [a for a, _ in doc.passages]
+    weight: dict[int, int] = {}
+    for e in verdict.evidence:
+        p = max(0, bisect_right(starts, e.start) - 1)
+        weight[p] = weight.get(p, 0) + (e.end - e.start)
+    best = min(weight, key=lambda p: (-weight[p], p))
+    last = best + 1 if best + 1 in weight else best
+    start, end = doc.passages[best][0], doc.passages[last][1]
+    if end - start > PASSAGE_CHARS:
+        inside = [e for e in verdict.evidence if start <= e.start < end]
+        middle = (inside[0].start + inside[-1].end) // 2
+        start = max(start, middle - PASSAGE_CHARS // 2)
+        end = min(end, start + PASSAGE_CHARS)
+    while end > start and doc.text[end - 1].isspace():
+        end -= 1
+    while start < end and doc.text[start].isspace():
+        start += 1
+    return Evidence(start, end, doc.text[start:end])
 
 
 def _with_tier(verdict: SupportVerdict, settings: SupportSettings) -> SupportVerdict:

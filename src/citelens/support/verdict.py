@@ -81,6 +81,8 @@ class SupportVerdict:
     answer: str | None = None
     #: numbers found in the document, but never with the noun they count ("15 days")
     mismatched_numbers: tuple[str, ...] = ()
+    #: the best evidence passage whole (its document sentence, or two), to show marked
+    passage: Evidence | None = None
 
     @property
     def best_evidence(self) -> str:
@@ -105,6 +107,11 @@ class SupportVerdict:
             "uncovered_clauses": list(self.uncovered_clauses),
             "answer": self.answer,
             "mismatched_numbers": list(self.mismatched_numbers),
+            "passage": (
+                {"start": self.passage.start, "end": self.passage.end, "text": self.passage.text}
+                if self.passage
+                else None
+            ),
         }
 
     @classmethod
@@ -125,6 +132,7 @@ class SupportVerdict:
             uncovered_clauses=tuple(data.get("uncovered_clauses", ())),
             answer=data.get("answer"),
             mismatched_numbers=tuple(data.get("mismatched_numbers", ())),
+            passage=Evidence(**data["passage"]) if data.get("passage") else None,
         )
 
 
@@ -154,6 +162,7 @@ def to_row(verdict: SupportVerdict) -> list[Any]:
         list(verdict.uncovered_clauses),
         verdict.answer,
         list(verdict.mismatched_numbers),
+        [verdict.passage.start, verdict.passage.end, verdict.passage.text] if verdict.passage else None,
     ]
 
 
@@ -175,6 +184,7 @@ def from_row(row: list[Any]) -> SupportVerdict:
         clauses,
         answer,
         mismatched,
+        passage,
     ) = row
     return SupportVerdict(
         _VERDICTS[verdict],
@@ -192,6 +202,7 @@ def from_row(row: list[Any]) -> SupportVerdict:
         uncovered_clauses=tuple(clauses),
         answer=answer,
         mismatched_numbers=tuple(mismatched),
+        passage=Evidence(*passage) if passage else None,
     )
 
 
