@@ -81,3 +81,39 @@ def test_the_new_fields_survive_the_cache_row_and_the_json_form() -> None:
     assert v.missing_terms and v.mismatched_numbers
     assert from_row(to_row(v)).to_dict() == v.to_dict()
     assert SupportVerdict.from_dict(v.to_dict()).to_dict() == v.to_dict()
+
+
+FILM = "The film tells the story of a boy. He eats worms on a bet."
+
+
+def test_a_wordnet_synonym_raises_partial_to_supported() -> None:
+    off = default_settings().with_overrides({"use_synonyms": 0})
+    sentence = "The movie story shows a hungry boy."
+    assert judge_support(sentence, FILM, off).verdict is Verdict.PARTIAL
+    v = judge_support(sentence, FILM)
+    assert v.verdict is Verdict.SUPPORTED and "movie" not in v.missing_terms
+    # a missing number keeps it partial; a synonym outside the evidence passages does not count
+    assert judge_support("The movie story shows a hungry boy with 15 worms.", FILM).verdict is Verdict.PARTIAL
+
+
+def test_a_synonym_never_clears_an_unsupported() -> None:
+    v = judge_support("The movie flopped badly overseas.", "The film was shown in Paris.")
+    assert v.verdict is Verdict.UNSUPPORTED and v.tier == "high"
+
+
+def test_the_synonym_table_is_what_the_build_script_makes_from_wordnet() -> None:
+    import importlib.util
+    from pathlib import Path
+
+    import pytest
+
+    root = Path(__file__).resolve().parents[2]
+    if not Path("/usr/share/wordnet/index.noun").is_file():
+        pytest.skip("WordNet is not installed here (apt-get install wordnet-base)")
+    spec = importlib.util.spec_from_file_location("build_synonyms", root / "scripts" / "build_synonyms.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--check"]) == 0
+    text = (root / "src" / "citelens" / "support" / "synonyms-en.txt").read_text(encoding="utf-8")
+    assert "WordNet 3.0" in text and (root / "src" / "citelens" / "support" / "WORDNET-LICENSE").is_file()

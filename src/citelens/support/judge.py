@@ -51,11 +51,47 @@ def judge_support(
         return unchecked(UncheckedReason.TOO_LITTLE_CONTENT, language)
     name_keys = frozenset(t.key for t in sentence_terms if t.kind == NAME)
     verdict, found, covered = _judge_terms(weights, doc, settings, name_keys)
+    if verdict.verdict is Verdict.PARTIAL and language == "english" and settings.use_synonyms:
+        verdict, found, covered = _with_synonyms(verdict, weights, found, covered, doc, settings)
     verdict = replace(verdict, missing_terms=_missing_words(sentence, sentence_terms, found))
     if verdict.verdict is Verdict.SUPPORTED:
         verdict = _each_part_there(sentence, sentence_terms, weights, covered, doc, settings, verdict)
     verdict = _with_tier(_refined(sentence, sentence_terms, verdict, doc, language), settings)
     return replace(verdict, passage=_best_passage(doc, verdict))
+
+
+def _with_synonyms(
+    verdict: SupportVerdict,
+    weights: dict[str, float],
+    found: set[str],
+    covered: set[str],
+    doc: PreparedDocument,
+    settings: SupportSettings,
+) -> tuple[SupportVerdict, set[str], set[str]]:
+    """A "partial" whose missing words are in the document as synonyms or other forms
+    (WordNet, synonyms.py) becomes "supported" when the coverage with them reaches
+    `supported_coverage` and no number is missing. Only ever raises a partial: an
+    "unsupported" is never looked at, so a synonym cannot clear a flag."""
+    if verdict.missing_numbers:
+        return verdict, found, covered
+    from citelens.support.synonyms import synonyms
+
+    # in the evidence passages, as the words themselves must be
+    passages = _evidence_passages(doc, verdict)
+    lo = bisect_left(doc.passage_of_term, min(passages, default=0))
+    hi = bisect_right(doc.passage_of_term, max(passages, default=-1))
+    there = {doc.terms[i].key for i in range(lo, hi) if doc.passage_of_term[i] in passages}
+    extra = {k for k in weights if k not in covered and any(s in there for s in synonyms(k))}
+    if not extra:
+        return verdict, found, covered
+    total = sum(weights.values())
+    coverage = sum(weights[k] for k in covered | extra) / total
+    if coverage < settings.supported_coverage:
+        return verdict, found, covered
+    raised = replace(
+        verdict, verdict=Verdict.SUPPORTED, score=round(coverage, 4), matched_terms=len(covered | extra)
+    )
+    return raised, found | extra, covered | extra
 
 
 def _each_part_there(

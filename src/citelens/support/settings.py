@@ -30,6 +30,7 @@ _RANGES: dict[str, tuple[type, float, float | None, bool]] = {
     "high_tier_coverage": (float, 0.0, 1.0, True),
     "clause_coverage": (float, 0.0, 1.0, True),
     "number_pair_window": (int, 0, None, True),
+    "use_synonyms": (int, 0, 1, True),
 }
 
 
@@ -81,6 +82,7 @@ class SupportSettings(NamedTuple):
     high_tier_coverage: float
     clause_coverage: float
     number_pair_window: int
+    use_synonyms: int
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
