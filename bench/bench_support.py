@@ -3,6 +3,7 @@
     python bench/bench_support.py            # the test split (held back), then the tune split
     python bench/bench_support.py --split heldout
     python bench/bench_support.py --split all --show-errors
+    python bench/bench_support.py --judge llm --llm-endpoint http://localhost:8000/v1 --llm-model M
 
 Prints, per split and system: 3-way agreement, precision and recall of "supported" and
 of "unsupported" (all, and for CiteLens per confidence tier: the high tier is what
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -30,10 +32,29 @@ from support_eval_set import LABELS, LabelledPair, load_pairs
 COLUMNS = ("supported", "partial", "unsupported", "unchecked")
 
 
-def citelens_judgements(pairs: list[LabelledPair]) -> list[Any]:
+def citelens_judgements(pairs: list[LabelledPair], args: argparse.Namespace | None = None) -> list[Any]:
+    """The lexical verdicts, or with `--judge llm|nli|cascade` the model's where it judges
+    (each pair is one sentence citing one document, so the citation limit never applies)."""
     from citelens.support import judge_support
 
-    return [judge_support(p.sentence, p.document) for p in pairs]
+    lexical = [judge_support(p.sentence, p.document) for p in pairs]
+    if args is None or args.judge == "lexical":
+        return lexical
+    from citelens.support.backends import ModelOptions, model_backend
+    from citelens.support.model_judge import Item, run_model, wanted
+
+    options = ModelOptions.from_environment(
+        endpoint=args.llm_endpoint, model=args.llm_model, key_env=args.llm_key_env, nli_model=args.nli_model
+    )
+    backend, cascade = model_backend(args.judge, options)
+    assert backend is not None
+    items = [
+        Item(str(i), p.sentence, p.document, v)
+        for i, (p, v) in enumerate(zip(pairs, lexical))
+        if wanted(v, 0, backend, cascade)
+    ]
+    out = run_model(backend, items, concurrency=args.judge_concurrency)
+    return [out.verdicts.get(str(i), v) for i, v in enumerate(lexical)]
 
 
 def explained(verdict: Any) -> bool:
@@ -123,9 +144,10 @@ def report_split(split: str, args: argparse.Namespace) -> bool:
         f"\n=== {title[split]}: {len(pairs)} pairs: "
         + ", ".join(f"{k} {v}" for k, v in sorted(Counter(labels).items()))
     )
-    judged = citelens_judgements(pairs)
+    judged = citelens_judgements(pairs, args)
     ours = [j.verdict.value for j in judged]
-    m = print_report("citelens.support (lexical judge, default thresholds)", labels, ours)
+    name = "lexical judge, default thresholds" if args.judge == "lexical" else f"--judge {args.judge}"
+    m = print_report(f"citelens.support ({name})", labels, ours)
     tiers = {
         tier: [v if (v != "unsupported" or j.tier == tier) else "-" for v, j in zip(ours, judged)]
         for tier in ("high", "low")
@@ -176,7 +198,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", choices=("both", "heldout", "tune", "all"), default="both")
     parser.add_argument("--show-errors", action="store_true", help="list the pairs our judge gets wrong")
     parser.add_argument("--no-cite-right", action="store_true")
+    parser.add_argument("--judge", choices=("lexical", "llm", "nli", "cascade"), default="lexical")
+    parser.add_argument("--llm-endpoint")
+    parser.add_argument("--llm-model")
+    parser.add_argument("--llm-key-env")
+    parser.add_argument("--nli-model")
+    parser.add_argument("--judge-concurrency", type=int, default=4)
     args = parser.parse_args(argv)
+    from citelens.support.synonyms import load
+
+    start = time.perf_counter()
+    stems = load()
+    print(
+        f"synonym table: {stems:,} stems loaded in {1000 * (time.perf_counter() - start):.0f} ms (target <= 50 ms)"
+    )
     for split in ("heldout", "tune") if args.split == "both" else (args.split,):
         report_split(split, args)
     return 0
