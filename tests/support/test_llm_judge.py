@@ -387,3 +387,27 @@ def test_a_project_asking_for_a_model_the_user_has_not_set_up_is_judged_lexicall
     code = main(["check", str(run), "--support-cache", "none"])
     err = capsys.readouterr().err
     assert code in (0, 1) and "support_judge = 'llm'" in err and "judged lexically" in err
+
+
+def test_on_demand_one_citation_then_the_lookup_shows_the_models_verdict(tmp_path) -> None:
+    """What an editor's "Judge this citation" does: only that citation goes to the model,
+    and from then on the verdict under the cursor is the model's."""
+    from citelens.check.view import ReportView
+    from citelens.session import Workspace
+
+    run = _run(tmp_path, ["Earthworm"], {"Earthworm": DOCUMENT})
+    workspace = Workspace(cli={"spec": "kiddie", "support": True})
+    doc = workspace.open(str(run), run.read_text())
+    first = doc.sentences(0)[0].citations[0]
+    _, before = doc.support_at(first.start)
+    assert before.judge == "lexical" and before.verdict is Verdict.SUPPORTED
+    support = workspace.support_run_for(doc.settings)
+    view = ReportView.build(json.loads(run.read_text()), doc.checker.spec)
+    with chat_server(lambda body: Reply("No Support")) as server:
+        out = support.judge_with(_backend(server.url), [view], pointers={first.pointer})
+    assert out.done == 1 and len(server.requests) == 1
+    _, after = doc.support_at(first.start)
+    assert after.judge == "llm:test-model" and after.verdict is Verdict.UNSUPPORTED
+    assert after.evidence == before.evidence  # the lexical evidence stays
+    second = doc.sentences(0)[1].citations[0]
+    assert doc.support_at(second.start)[1].judge == "lexical"

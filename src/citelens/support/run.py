@@ -138,34 +138,8 @@ class SupportRun:
     def _judge_with_model(self, rows: list[list[KeyedSentence]]) -> None:
         """Send the pairs the model judges (and has not judged yet) to it; a verdict is
         cached as it arrives, so a stopped run resumes."""
-        from citelens.support.model_judge import Item, run_model, wanted
-
         assert self.model is not None
-        chosen: dict[str, Item] = {}
-        for report_rows in rows:
-            for _, text, _, cited, keyed in report_rows:
-                for position, (c, (key, doc)) in enumerate(zip(cited, keyed)):
-                    lexical = self.cache.memory.get(key)
-                    if (
-                        doc is None
-                        or lexical is None
-                        or not wanted(lexical, position, self.model, self.cascade)
-                    ):
-                        continue
-                    model_key = verdict_key(text, c.doc_id, text_hash(doc), self.model.fingerprint)
-                    self._model_keys[key] = model_key
-                    chosen.setdefault(model_key, Item(model_key, text, doc, lexical))
-        known = self.cache.get_many(list(chosen))
-        todo = [item for k, item in chosen.items() if k not in known]
-        outcome = run_model(
-            self.model,
-            todo,
-            concurrency=self.concurrency,
-            dry_run=self.dry_run,
-            keep=self.cache.put,
-            flush=self.cache.flush,
-            progress=self.progress,
-        )
+        outcome = self._run_model(self.model, rows, self.cascade, None, self.dry_run, self.progress)
         if self.outcome is None:
             from citelens.support.model_judge import Outcome
 
@@ -176,6 +150,60 @@ class SupportRun:
         total.done += outcome.done
         total.failed += outcome.failed
         total.cancelled = total.cancelled or outcome.cancelled
+
+    def judge_with(
+        self,
+        backend: ModelBackend,
+        views: list[ReportView],
+        *,
+        cascade: bool = False,
+        pointers: set[str] | None = None,
+        progress: Progress | None = None,
+    ) -> Outcome:
+        """On demand (an editor's "Judge this citation / file"): judge these reports'
+        citations (only those at `pointers`, JSON pointers of citation tokens, if given)
+        with `backend`; from then on this run's verdicts of those pairs are the model's."""
+        from citelens.support.reports import sentence_pairs
+
+        self.prepare(views)  # the lexical verdicts the model's refine
+        rows = [self._keyed(view, sentence_pairs(view)) for view in views]
+        return self._run_model(backend, rows, cascade, pointers, False, progress)
+
+    def _run_model(
+        self,
+        backend: ModelBackend,
+        rows: list[list[KeyedSentence]],
+        cascade: bool,
+        pointers: set[str] | None,
+        dry_run: bool,
+        progress: Progress | None,
+    ) -> Outcome:
+        from citelens.source.json_nodes import pointer_join
+        from citelens.support.model_judge import Item, run_model, wanted
+
+        chosen: dict[str, Item] = {}
+        for report_rows in rows:
+            for _, text, _, cited, keyed in report_rows:
+                for position, (c, (key, doc)) in enumerate(zip(cited, keyed)):
+                    if pointers is not None and pointer_join(*c.pointer) not in pointers:
+                        continue
+                    lexical = self.cache.memory.get(key)
+                    if doc is None or lexical is None or not wanted(lexical, position, backend, cascade):
+                        continue
+                    model_key = verdict_key(text, c.doc_id, text_hash(doc), backend.fingerprint)
+                    self._model_keys[key] = model_key
+                    chosen.setdefault(model_key, Item(model_key, text, doc, lexical))
+        known = self.cache.get_many(list(chosen))
+        todo = [item for k, item in chosen.items() if k not in known]
+        return run_model(
+            backend,
+            todo,
+            concurrency=self.concurrency,
+            dry_run=dry_run,
+            keep=self.cache.put,
+            flush=self.cache.flush,
+            progress=progress,
+        )
 
     def file_support(self, reports: list[ReportSupport]) -> FileSupport:
         from citelens.support.summary import FileSupport
