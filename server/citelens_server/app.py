@@ -19,13 +19,25 @@ def feature_modules() -> list[ModuleType]:
         commands,
         hover,
         indexing,
+        judging,
         navigation,
         symbols,
         sync,
     )
     from citelens_server.runtime import lifecycle
 
-    return [lifecycle, sync, code_actions, hover, navigation, symbols, commands, cited_documents, indexing]
+    return [
+        lifecycle,
+        sync,
+        code_actions,
+        hover,
+        navigation,
+        symbols,
+        commands,
+        cited_documents,
+        indexing,
+        judging,
+    ]
 
 
 def create_server() -> CiteLensServer:
