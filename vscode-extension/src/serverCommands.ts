@@ -13,6 +13,8 @@ export const SERVER_COMMAND = {
   indexCorpus: "citelens.indexCorpus",
   showDocument: "citelens.showDocument",
   checkWorkspace: "citelens.checkWorkspace",
+  judgeCitation: "citelens.judgeCitation",
+  judgeFile: "citelens.judgeFile",
 } as const;
 
 /** Extension commands whose ids the server also uses; the client must not register these. */
@@ -21,6 +23,8 @@ export const OWN_COMMANDS: ReadonlySet<string> = new Set([
   SERVER_COMMAND.indexCorpus,
   SERVER_COMMAND.showDocument,
   SERVER_COMMAND.checkWorkspace,
+  SERVER_COMMAND.judgeCitation,
+  SERVER_COMMAND.judgeFile,
   "citelens.selectSpec",
   "citelens.restartServer",
   "citelens.installServer",
@@ -77,4 +81,24 @@ export interface ConvertAnswer {
 export interface CheckSummary {
   files?: { uri: string; errors?: number; warnings?: number; error?: string }[];
   cancelled?: boolean;
+}
+
+/** `citelens.judgeCitation` / `citelens.judgeFile`: what the model judge did, or why not. */
+export interface JudgeAnswer {
+  ok: boolean;
+  judge?: string;
+  calls?: number;
+  answered?: number;
+  failed?: number;
+  cancelled?: boolean;
+  reason?: string;
+}
+
+/** The message a judging answer gets (undefined: nothing to say, the request was cancelled here). */
+export function judgeMessage(answer: JudgeAnswer | undefined, what: string): { ok: boolean; text: string } | undefined {
+  if (!answer) return undefined;
+  if (!answer.ok) return { ok: false, text: `CiteLens could not judge ${what}: ${answer.reason ?? "no reason given"}.` };
+  const failed = answer.failed ? `; ${answer.failed} call(s) failed (those keep the word matcher's verdict)` : "";
+  const stopped = answer.cancelled ? " (cancelled; the answers so far are kept)" : "";
+  return { ok: true, text: `CiteLens: ${answer.judge} judged ${what}: ${answer.answered ?? 0} of ${answer.calls ?? 0} call(s) answered${failed}${stopped}.` };
 }
