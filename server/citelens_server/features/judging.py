@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 from collections.abc import Callable
 from typing import Any
 
@@ -25,17 +24,6 @@ log = logging.getLogger("citelens_server")
 
 JUDGE_CITATION = "citelens.judgeCitation"
 JUDGE_FILE = "citelens.judgeFile"
-
-
-def _judge_name(settings_judge: str) -> str | None:
-    """The judge to use: the project's model judge, else the one the environment sets up."""
-    if settings_judge != "lexical":
-        return settings_judge
-    if os.environ.get("CITELENS_LLM_ENDPOINT"):
-        return "llm"
-    if os.environ.get("CITELENS_NLI_MODEL"):
-        return "nli"
-    return None
 
 
 async def judge_citation(
@@ -54,37 +42,28 @@ async def judge_file(ls: CiteLensServer, uri: str, *rest: Any) -> dict[str, Any]
 
 async def _judge(ls: CiteLensServer, uri: str, offset: int | None) -> dict[str, Any]:
     from citelens.session.errors import SETTINGS_ERRORS
-    from citelens.session.model_judging import NothingToJudge, judge_document
-    from citelens.support.backends import ModelOptions, model_backend
-    from citelens.support.errors import JudgeError
-    from citelens.support.llm_client import Cancelled
+    from citelens.session.model_judging import (
+        Cancelled,
+        JudgeError,
+        NothingToJudge,
+        environment_judge,
+        judge_document,
+    )
 
     doc = ls.document(uri)
     if doc is None:
         return {"ok": False, "reason": "the file is not open"}
     try:
-        name = _judge_name(doc.settings.support_judge)
-    except SETTINGS_ERRORS as exc:
+        backend, cascade, cancel = environment_judge(doc)
+    except (JudgeError, *SETTINGS_ERRORS) as exc:  # type: ignore[misc]  # a tuple of classes
         return {"ok": False, "reason": str(exc)}
-    if name is None:
-        return {
-            "ok": False,
-            "reason": "no model judge is set up: start the editor with CITELENS_LLM_ENDPOINT and "
-            "CITELENS_LLM_MODEL (or CITELENS_NLI_MODEL) in its environment",
-        }
-    options = ModelOptions.from_environment()
-    try:
-        backend, cascade = model_backend(name, options)
-    except JudgeError as exc:
-        return {"ok": False, "reason": str(exc)}
-    assert backend is not None
     loop = asyncio.get_running_loop()
     progress = Progress(ls, "judge")
     await progress.begin(f"Judging {'a citation' if offset is not None else 'the file'} with {backend.id}")
 
     def report(done: int, total: int) -> None:  # on the event loop
         if progress.cancelled():
-            options.cancel.set()
+            cancel.set()
         progress.report(
             types.WorkDoneProgressReport(
                 message=f"{done}/{total} calls", percentage=int(100 * done / total) if total else 100
@@ -93,7 +72,7 @@ async def _judge(ls: CiteLensServer, uri: str, offset: int | None) -> dict[str, 
 
     def on_progress(done: int, total: int) -> None:  # in the worker thread
         if progress.cancelled():
-            options.cancel.set()
+            cancel.set()
         loop.call_soon_threadsafe(report, done, total)
 
     answer: dict[str, Any] = {"ok": False, "judge": backend.id, "cancelled": False}
@@ -108,7 +87,7 @@ async def _judge(ls: CiteLensServer, uri: str, offset: int | None) -> dict[str, 
     except Cancelled:
         answer.update(cancelled=True, reason="cancelled; the answers so far are kept")
     except asyncio.CancelledError:  # the client cancelled the request itself
-        options.cancel.set()
+        cancel.set()
         raise
     except JudgeError as exc:
         answer["reason"] = str(exc)

@@ -5,18 +5,48 @@ reports they belong to are checked again, so the findings and the hover show the
 
 from __future__ import annotations
 
+import os
+import threading
 from typing import TYPE_CHECKING
 
 from citelens.check.view import ReportView
+from citelens.support.errors import JudgeError
+from citelens.support.llm_client import Cancelled
 
 if TYPE_CHECKING:
     from citelens.session.document import OpenDocument
     from citelens.support.executor import Progress
     from citelens.support.model_judge import ModelBackend, Outcome
 
+__all__ = ["Cancelled", "JudgeError", "NothingToJudge", "environment_judge", "judge_document"]
 
-class NothingToJudge(ValueError):
-    """No citation at the place asked (the message says so)."""
+
+class NothingToJudge(JudgeError):
+    """No citation at the place asked, or no model set up (the message says so)."""
+
+
+def environment_judge(doc: OpenDocument) -> tuple[ModelBackend, bool, threading.Event]:
+    """(the model backend, cascade?, its cancel flag) for an editor's document: the
+    project's model judge (`support_judge`), else the one the environment sets up; the
+    model itself always from the environment (the user's, never a workspace's files).
+    Raises JudgeError (NothingToJudge when no model is set up)."""
+    from citelens.support.backends import ModelOptions, model_backend
+
+    name = doc.settings.support_judge
+    if name == "lexical":
+        if os.environ.get("CITELENS_LLM_ENDPOINT"):
+            name = "llm"
+        elif os.environ.get("CITELENS_NLI_MODEL"):
+            name = "nli"
+        else:
+            raise NothingToJudge(
+                "no model judge is set up: start the editor with CITELENS_LLM_ENDPOINT and "
+                "CITELENS_LLM_MODEL (or CITELENS_NLI_MODEL) in its environment"
+            )
+    options = ModelOptions.from_environment()
+    backend, cascade = model_backend(name, options)
+    assert backend is not None  # a model judge's name
+    return backend, cascade, options.cancel
 
 
 def judge_document(
