@@ -44,7 +44,7 @@ def verdict_words(c: Mapping[str, Any]) -> str:
         return f"{verdict} ({judge}{answer}; evidence below is the word matcher's)"
     found = f"{c['matched_terms']} of {c['content_terms']} content words found, score {c['score']:.2f}"
     if verdict == "supported":
-        return f"supported (lexical: the words are there, in every clause and with every number; meaning not checked; {found})"
+        return f"supported (lexical: most words are there, in every clause, every number too; meaning not checked; {found})"
     tier = ", high confidence" if c.get("tier") == "high" else ""
     return f"{verdict} (lexical{tier}: {found}; meaning not checked)"
 
