@@ -53,11 +53,16 @@ def judge_support(
     verdict, found, covered = _judge_terms(weights, doc, settings, name_keys)
     if verdict.verdict is Verdict.PARTIAL and language == "english" and settings.use_synonyms:
         verdict, found, covered = _with_synonyms(verdict, weights, found, covered, doc, settings)
-    verdict = replace(verdict, missing_terms=_missing_words(sentence, sentence_terms, found))
     if verdict.verdict is Verdict.SUPPORTED:
         verdict = _each_part_there(sentence, sentence_terms, weights, covered, doc, settings, verdict)
-    verdict = _with_tier(_refined(sentence, sentence_terms, verdict, doc, language), settings)
-    return replace(verdict, passage=_best_passage(doc, verdict))
+    verdict = _refined(sentence, sentence_terms, verdict, doc, language)
+    # one replace for the explanation and the tier (a judgement's biggest fixed cost)
+    return replace(
+        verdict,
+        missing_terms=_missing_words(sentence, sentence_terms, found),
+        tier=_tier(verdict, settings),
+        passage=_best_passage(doc, verdict),
+    )
 
 
 def _with_synonyms(
@@ -186,14 +191,14 @@ def _best_passage(doc: PreparedDocument, verdict: SupportVerdict) -> Evidence | 
     return Evidence(start, end, doc.text[start:end])
 
 
-def _with_tier(verdict: SupportVerdict, settings: SupportSettings) -> SupportVerdict:
+def _tier(verdict: SupportVerdict, settings: SupportSettings) -> str:
     """High: an "unsupported" with almost nothing of the sentence found, or another
     amount; every other lexical verdict is low (the words are there or not; meaning is
     not checked)."""
     high = verdict.verdict is Verdict.UNSUPPORTED and (
         verdict.other_amount or verdict.score < settings.high_tier_coverage
     )
-    return replace(verdict, tier=HIGH if high else LOW)
+    return HIGH if high else LOW
 
 
 def _missing_words(sentence: str, terms: list[Term], found: set[str]) -> tuple[str, ...]:
