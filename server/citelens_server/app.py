@@ -20,6 +20,7 @@ def feature_modules() -> list[ModuleType]:
         completion,
         hover,
         indexing,
+        judging,
         navigation,
         overview,
         spec_settings,
@@ -39,6 +40,7 @@ def feature_modules() -> list[ModuleType]:
         commands,
         cited_documents,
         indexing,
+        judging,
         overview,
         spec_settings,
     ]

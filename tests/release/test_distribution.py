@@ -41,6 +41,8 @@ def test_the_wheel_holds_the_data_files_and_the_server(dist):
         ):
             assert str(source.relative_to(ROOT / "src")) in names, source
     assert "citelens_server/__main__.py" in names
+    # the word matcher's WordNet table travels with its licence notice
+    assert {"citelens/support/synonyms-en.txt", "citelens/support/WORDNET-LICENSE"} <= names
     assert any(n.endswith("/licenses/LICENSE") for n in names)
 
 

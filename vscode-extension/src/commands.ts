@@ -4,7 +4,7 @@ import { ExecuteCommandRequest } from "vscode-languageclient/node";
 import { serverOffers, type CiteLensServer } from "./client";
 import { logChannel } from "./log";
 import { CORPUS_FILTERS, corporaEntry, indexArguments, indexOutcome, withCorpus } from "./indexCorpus";
-import { SERVER_COMMAND, type CheckSummary, type ConvertAnswer, type IndexAnswer, type SpecInfo, type SpecList, type WriteAnswer } from "./serverCommands";
+import { SERVER_COMMAND, judgeMessage, type CheckSummary, type ConvertAnswer, type IndexAnswer, type JudgeAnswer, type SpecInfo, type SpecList, type WriteAnswer } from "./serverCommands";
 import { RunsView, summaryLine } from "./runsView";
 import { relativeTo, targetItems } from "./settingTarget";
 import { isRunFile, type SpecStatus } from "./statusBar";
@@ -252,6 +252,31 @@ export class Commands {
         void vscode.window.showInformationMessage(`CiteLens: ${summary}`);
       },
     );
+  }
+
+  /**
+   * Judge This Citation / Judge This File with the model the server is set up with (its
+   * environment: CITELENS_LLM_ENDPOINT and CITELENS_LLM_MODEL, or CITELENS_NLI_MODEL). The
+   * server shows the progress (with Cancel); the hover then shows the model's verdict.
+   */
+  async judge(whole: boolean, uriArg?: unknown, lineArg?: unknown, characterArg?: unknown): Promise<void> {
+    const editor = vscode.window.activeTextEditor;
+    const uri = typeof uriArg === "string" ? uriArg : editor?.document.uri.toString();
+    const pos = typeof lineArg === "number" && typeof characterArg === "number" ? new vscode.Position(lineArg, characterArg) : editor?.selection.active;
+    if (!uri || (!whole && !pos)) {
+      void vscode.window.showInformationMessage("Open a run file and put the cursor on a citation to judge it.");
+      return;
+    }
+    const what = whole ? "the file" : "the citation";
+    const answer = await this.run<JudgeAnswer>(
+      whole ? SERVER_COMMAND.judgeFile : SERVER_COMMAND.judgeCitation,
+      whole || !pos ? [uri] : [uri, pos.line, pos.character],
+    );
+    const message = judgeMessage(answer, what);
+    if (!message) return;
+    logChannel().info(message.text);
+    if (message.ok) void vscode.window.showInformationMessage(message.text);
+    else void vscode.window.showWarningMessage(message.text);
   }
 
   /** Show Cited Document: the document cited at the cursor (or at the given position), read-only. */

@@ -38,6 +38,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   register("citelens.convertFile", (uri?: unknown, target?: unknown) => commands.convertFile(uri, target));
   register("citelens.indexCorpus", (uri?: vscode.Uri) => commands.indexCorpus(uri));
   register("citelens.checkWorkspace", () => commands.checkWorkspace());
+  register("citelens.judgeCitation", (uri?: unknown, line?: unknown, character?: unknown) => commands.judge(false, uri, line, character));
+  register("citelens.judgeFile", (uri?: unknown) => commands.judge(true, uri));
   register("citelens.showDocument", (uri?: unknown, line?: unknown, character?: unknown) => commands.showDocument(uri, line, character));
   register("citelens.installServer", async () => {
     const interpreter = srv.interpreter ?? (await srv.pickInterpreter());

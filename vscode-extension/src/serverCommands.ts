@@ -14,6 +14,8 @@ export const SERVER_COMMAND = {
   showDocument: "citelens.showDocument",
   checkWorkspace: "citelens.checkWorkspace",
   writeSetting: "citelens.writeSetting",
+  judgeCitation: "citelens.judgeCitation",
+  judgeFile: "citelens.judgeFile",
 } as const;
 
 /** Extension commands whose ids the server also uses; the client must not register these. */
@@ -22,6 +24,8 @@ export const OWN_COMMANDS: ReadonlySet<string> = new Set([
   SERVER_COMMAND.indexCorpus,
   SERVER_COMMAND.showDocument,
   SERVER_COMMAND.checkWorkspace,
+  SERVER_COMMAND.judgeCitation,
+  SERVER_COMMAND.judgeFile,
   "citelens.selectSpec",
   // the server's "Set track spec…" action: in VS Code, the extension's spec picker
   "citelens.pickSpec",
@@ -106,4 +110,24 @@ export interface CheckSummary {
   files?: RunEntry[];
   summary?: string;
   cancelled?: boolean;
+}
+
+/** `citelens.judgeCitation` / `citelens.judgeFile`: what the model judge did, or why not. */
+export interface JudgeAnswer {
+  ok: boolean;
+  judge?: string;
+  calls?: number;
+  answered?: number;
+  failed?: number;
+  cancelled?: boolean;
+  reason?: string;
+}
+
+/** The message a judging answer gets (undefined: nothing to say, the request was cancelled here). */
+export function judgeMessage(answer: JudgeAnswer | undefined, what: string): { ok: boolean; text: string } | undefined {
+  if (!answer) return undefined;
+  if (!answer.ok) return { ok: false, text: `CiteLens could not judge ${what}: ${answer.reason ?? "no reason given"}.` };
+  const failed = answer.failed ? `; ${answer.failed} call(s) failed (those keep the word matcher's verdict)` : "";
+  const stopped = answer.cancelled ? " (cancelled; the answers so far are kept)" : "";
+  return { ok: true, text: `CiteLens: ${answer.judge} judged ${what}: ${answer.answered ?? 0} of ${answer.calls ?? 0} call(s) answered${failed}${stopped}.` };
 }

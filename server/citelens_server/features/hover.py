@@ -58,6 +58,12 @@ FEATURES: list[Feature] = [
 ]
 
 
+#: the findings of the support verdicts, whose facts the citation part of a hover shows
+SUPPORT_CODES = frozenset(
+    ("citation_unsupported", "citation_little_evidence", "citation_weak", "support_unchecked")
+)
+
+
 def problem_text(problem: Problem, fmt: Format) -> str:
     """The hover of a document whose check failed: why no evidence or finding is shown."""
     head = fmt.bold("No evidence or findings can be shown")
@@ -87,8 +93,13 @@ def build_hover(
         more = hover_fields.build(doc, offset, fmt)
         if more is not None:
             parts, span = more
+    judged = bool(parts)  # a citation or sentence part: it holds the support verdicts
     for finding in _findings_at(doc, offset):
-        parts.append(finding_markdown(finding, fmt))
+        if judged and finding.code in SUPPORT_CODES:
+            # the verdict above says it all: the code and its documentation, not the message again
+            parts.append(finding_markdown(finding, fmt, message=False))
+        else:
+            parts.append(finding_markdown(finding, fmt))
         if span is None:
             span = (finding.start, finding.end)
     if not parts or span is None:
@@ -132,15 +143,23 @@ def citation_markdown(ls: CiteLensServer, doc: OpenDocument, citation: CitationI
         if ev.reason:
             detail = f": {fmt.text(ev.reason)}"
         lines.append(f"{VERDICT_ICON.get(ev.verdict, '')} {fmt.bold(ev.verdict)}{detail}")
-        if ev.marked:
+        if ev.judge:
+            lines.append(fmt.italic(fmt.text(ev.judge)))
+        if ev.passage and ev.passage_at is not None:
+            lines.append(fmt.quote(fmt.marked(ev.passage)))
+            lines.append(fmt.text(f"(characters {ev.passage_at[0]}-{ev.passage_at[1]} of the document)"))
+        elif ev.marked:
             lines.append(fmt.quote(fmt.marked(ev.marked)))
+        lines.extend(fmt.text(fact) for fact in ev.facts)
     return "\n\n".join(lines)
 
 
-def finding_markdown(finding: Finding, fmt: Format) -> str:
+def finding_markdown(finding: Finding, fmt: Format, *, message: bool = True) -> str:
     from citelens.session.catalog import docs_uri, summary
 
-    text = f"{fmt.bold(fmt.text(finding.code))}: {fmt.text(finding.message)}"
+    text = fmt.bold(fmt.text(finding.code))
+    if message:
+        text += f": {fmt.text(finding.message)}"
     about = summary(finding.code)
     if about:
         text += f"\n\n{fmt.text(about)}"

@@ -342,6 +342,11 @@ class Checker:
                 )
         return self.policy.apply(findings), facts
 
+    def forget_report(self, report_text: str) -> None:
+        """Drop what this checker keeps of one report (its support verdicts changed: a
+        model judged it on demand)."""
+        self._cache.pop(report_text, None)
+
     def _item(self, text: str, item: Item) -> _ItemOutcome:
         if not self._cache_size:
             return self._check_item(text, item)

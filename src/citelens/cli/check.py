@@ -100,6 +100,55 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="verdict cache file (default: support.sqlite in $CITELENS_CACHE_DIR, else $XDG_CACHE_HOME/citelens, else ~/.cache/citelens); "
         "'none' for memory only",
     )
+    _judge_options(p)
+
+
+def _judge_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("support judges (docs/support.md: what each one knows)")
+    g.add_argument(
+        "--judge",
+        choices=("lexical", "llm", "nli", "cascade"),
+        help="who judges support: lexical (word matching, the default), llm (a chat model, the TREC RAG "
+        "2024 prompt), nli (a local ONNX cross-encoder), cascade (lexical, the uncertain band to the model); "
+        "replaces support_judge from citelens.toml",
+    )
+    g.add_argument(
+        "--llm-endpoint", metavar="URL", help="OpenAI-compatible API base, e.g. http://localhost:8000/v1"
+    )
+    g.add_argument("--llm-model", metavar="NAME", help="the model name the endpoint serves")
+    g.add_argument(
+        "--llm-key-env",
+        metavar="VAR",
+        help="the name of the environment variable holding the API key (the key itself is never printed)",
+    )
+    g.add_argument(
+        "--judge-prompt",
+        metavar="NAME|FILE",
+        help="the prompt: trec-rag-2024 (default), a prompt TOML file, or a text file with {statement} and {citation}",
+    )
+    g.add_argument(
+        "--judge-concurrency", type=int, default=4, metavar="N", help="model calls at a time (default 4)"
+    )
+    g.add_argument(
+        "--judge-timeout", type=float, default=60.0, metavar="S", help="seconds per model call (default 60)"
+    )
+    g.add_argument(
+        "--judge-retries", type=int, default=4, metavar="N", help="retries of a failed call (default 4)"
+    )
+    g.add_argument(
+        "--nli-model", metavar="PATH", help="folder with model.onnx and tokenizer.json (citelens[nli])"
+    )
+    g.add_argument(
+        "--explain",
+        action="store_true",
+        help="with --support (text output): explain each judged citation: the best passage with its matched "
+        "words marked, the words and numbers not found, clauses not covered, which document has which part",
+    )
+    g.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="with a model judge: count the model calls and prompt tokens the check needs; send nothing",
+    )
 
 
 def _absolute_sources(specs: list[str]) -> list[str]:
@@ -150,6 +199,7 @@ def _checked_options(args: argparse.Namespace) -> dict[str, object]:
         "topics": str(Path(args.topics).resolve()) if args.topics else None,
         "corpora": _absolute_sources(docs) if docs else None,
         "support": args.support,
+        "support_judge": getattr(args, "judge", None),
     }
 
 
@@ -160,8 +210,15 @@ class _SupportRuns:
         from citelens.support.executor import parse_executor
 
         parse_executor(args.executor)  # a bad value is a usage error before any work
+        if args.judge_concurrency < 1 or args.judge_retries < 0 or args.judge_timeout <= 0:
+            raise ValueError(
+                "--judge-concurrency must be at least 1, --judge-retries at least 0, --judge-timeout above 0"
+            )
         self.args = args
         self.cache: VerdictCache | None = None
+        self.runs: list[SupportRun] = []
+        self._models: dict[str, tuple[object, bool]] = {}
+        self.notes: list[str] = []
 
     def __call__(self, settings: Settings, sources: SourceChain | None) -> SupportRun:
         from citelens.support.cache import VerdictCache
@@ -172,13 +229,82 @@ class _SupportRuns:
 
         if self.cache is None:
             self.cache = VerdictCache(_cache_path(self.args.support_cache), warn=_warn)
-        return SupportRun(
+        model, cascade = self._model(settings)
+        run = SupportRun(
             settings=default_settings().with_overrides(dict(settings.support_thresholds)),
             cache=self.cache,
             executor=self.args.executor,
             progress=terminal_progress(),
             lookup=CorpusDocuments(settings.corpora, chain=sources) if sources is not None else None,
+            model=model,  # type: ignore[arg-type]
+            cascade=cascade,
+            concurrency=self.args.judge_concurrency,
+            dry_run=self.args.dry_run,
         )
+        self.runs.append(run)
+        return run
+
+    def _model(self, settings: Settings) -> tuple[object, bool]:
+        """The model backend of these settings' judge (one per judge for the command)."""
+        from citelens.support.backends import ModelOptions, model_backend
+        from citelens.support.errors import JudgeError
+
+        judge = settings.support_judge
+        if judge not in self._models:
+            a = self.args
+            options = ModelOptions.from_environment(
+                endpoint=a.llm_endpoint,
+                model=a.llm_model,
+                key_env=a.llm_key_env,
+                prompt=a.judge_prompt,
+                timeout=a.judge_timeout,
+                retries=a.judge_retries,
+                nli_model=a.nli_model,
+            )
+            try:
+                self._models[judge] = model_backend(judge, options)
+            except JudgeError as exc:
+                if settings.origin("support_judge") == "command line":
+                    raise
+                # a project file asked for a model the user has not set up: say so, judge lexically
+                self.notes.append(
+                    f"support_judge = {judge!r} ({settings.origin('support_judge')}): {exc}; judged lexically"
+                )
+                self._models[judge] = (None, False)
+        return self._models[judge]
+
+    def summary(self) -> list[str]:
+        """What the model judges did (or, in a dry run, would do), for stderr."""
+        from citelens.support.model_judge import Outcome
+
+        lines = list(self.notes)
+        total = Outcome()
+        names = sorted({r.model.id for r in self.runs if r.model is not None})
+        for run in self.runs:
+            if run.outcome is not None:
+                total.planned += run.outcome.planned
+                total.tokens += run.outcome.tokens
+                total.done += run.outcome.done
+                total.failed += run.outcome.failed
+                total.cancelled = total.cancelled or run.outcome.cancelled
+        if not names:
+            return lines
+        who = ", ".join(names)
+        if self.args.dry_run:
+            lines.append(
+                f"dry run: {total.planned:,} calls to {who} (about {total.tokens:,} prompt tokens); "
+                "nothing was sent (the findings are the lexical judge's)"
+            )
+        else:
+            line = f"{who}: {total.done:,} of {total.planned:,} calls answered"
+            if total.failed:
+                line += (
+                    f"; {total.failed:,} failed after the retries (those citations keep the lexical verdict)"
+                )
+            if total.cancelled:
+                line += "; cancelled (run again to resume: answered calls are cached)"
+            lines.append(line)
+        return lines
 
     def close(self) -> None:
         if self.cache is not None:
@@ -299,6 +425,14 @@ def run(args: argparse.Namespace) -> int:
     except (SpecError, TopicFileError, ConfigError) as exc:
         print(f"citelens check: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except ValueError as exc:  # a judge that cannot be set up, or an endpoint that cannot serve
+        from citelens.support.errors import JudgeError
+
+        if not isinstance(exc, JudgeError):
+            raise
+        print(f"citelens check: {exc}", file=sys.stderr)
+        support_runs.close()
+        return EXIT_USAGE
 
     from citelens.check.catalog import summary as rule_summary
     from citelens.cli.output import Summary, render_statistics, summary_line, write_output
@@ -320,6 +454,19 @@ def run(args: argparse.Namespace) -> int:
         for r in results:
             if r.support is not None:
                 out.write("".join(f"support: {line}\n" for line in text_lines(r.path, r.support)))
+        if args.explain:
+            import shlex
+
+            from citelens.support.explain import explain_lines
+
+            # the documents of --docs can be opened with `citelens show`; embedded ones are in the report
+            show = "--docs " + " ".join(shlex.quote(d) for d in args.docs) if args.docs else None
+            for r in results:
+                if r.support is not None:
+                    lines = explain_lines(r.path, r.support.report_documents(), show)
+                    out.write("".join(f"explain: {line}\n" for line in lines))
+    for line in support_runs.summary():
+        print(f"support: {line}", file=sys.stderr)
     support_runs.close()
     workspace.close_sources()
     out.flush()

@@ -20,6 +20,12 @@ def configure(p: argparse.ArgumentParser) -> None:
         "(default: `corpora` from citelens.toml)",
     )
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument(
+        "--at",
+        type=int,
+        metavar="OFFSET",
+        help="print the text from this character on (the offsets `check --support --explain` gives)",
+    )
 
 
 def _configured_corpora() -> tuple[list[str], Path | None]:
@@ -83,7 +89,11 @@ def run(args: argparse.Namespace) -> int:
             print(f"url:    {doc.url}")
         print(f"source: {doc.origin}")
         print()
-        print(doc.text)
+        if args.at is not None and 0 < args.at < len(doc.text):
+            print(f"[… from character {args.at} of {len(doc.text)}]")
+            print(doc.text[args.at :])
+        else:
+            print(doc.text)
     if args.format == "json":
         print(json_dumps(shown if len(args.doc_ids) > 1 else shown[0], indent=2))
     return status

@@ -13,7 +13,14 @@ from typing import Any, Final
 
 from citelens.config.error import ConfigError
 from citelens.config.project_keys import PROJECT_KEYS
-from citelens.config.settings import SETTING_KEYS, SETTING_TYPES, Settings, check_severity_table, suggestion
+from citelens.config.settings import (
+    SETTING_KEYS,
+    SETTING_TYPES,
+    SUPPORT_JUDGES,
+    Settings,
+    check_severity_table,
+    suggestion,
+)
 from citelens.config.trust import withhold_untrusted
 from citelens.source.toml_lines import Table, TomlLines, syntax_error
 
@@ -159,6 +166,12 @@ def settings_from_table(
 
     raw, withheld = withhold_untrusted(raw, path)
     support_thresholds = _support_thresholds(raw.get("support_thresholds", {}), path, line)
+    if raw.get("support_judge", "lexical") not in SUPPORT_JUDGES:
+        raise ConfigError(
+            f"'support_judge' must be one of {', '.join(SUPPORT_JUDGES)}, not {raw['support_judge']!r}",
+            path,
+            line("support_judge"),
+        )
     base = path.parent
     spec = _resolve_spec(raw["spec"], base, path, line("spec")) if "spec" in raw else None
     topics = None
@@ -179,6 +192,7 @@ def settings_from_table(
         files=tuple(raw.get("files", ())),
         support=raw.get("support", False),
         support_thresholds=support_thresholds,
+        support_judge=raw.get("support_judge", "lexical"),
         origins={key: str(path) for key in raw if key in SETTING_KEYS},
         withheld=(withheld,) if withheld else (),
     )

@@ -19,6 +19,8 @@ from citelens.specs.model import STRUCTURE_CODES
 
 SeverityOverride = Literal["error", "warning", "info", "ignore"]
 SEVERITY_VALUES: Final[tuple[str, ...]] = ("error", "warning", "info", "ignore")
+#: the support judges a project may choose (`support_judge`); see citelens.support.model_judge
+SUPPORT_JUDGES: Final[tuple[str, ...]] = ("lexical", "llm", "nli", "cascade")
 SETTING_KEYS: Final[tuple[str, ...]] = (
     "spec",
     "topics",
@@ -28,6 +30,7 @@ SETTING_KEYS: Final[tuple[str, ...]] = (
     "files",
     "support",
     "support_thresholds",
+    "support_judge",
 )
 
 #: the type each setting has in a config file (and in editor settings)
@@ -40,6 +43,7 @@ SETTING_TYPES: Final[dict[str, type]] = {
     "files": list,
     "support": bool,
     "support_thresholds": dict,
+    "support_judge": str,
 }
 
 
@@ -54,6 +58,8 @@ class Settings:
     files: tuple[str, ...] = ()  # which files are run files (glob patterns)
     support: bool = False  # judge whether the cited documents support each sentence
     support_thresholds: Mapping[str, Any] = field(default_factory=dict)  # judge thresholds (citelens.support)
+    # which judge: lexical | llm | nli | cascade (a model's endpoint and key: user settings only)
+    support_judge: str = "lexical"
     # where each key's value came from ("default", "command line", a config file path,
     # "editor settings (FOLDER)", "initialization options"); not part of equality
     origins: Mapping[str, str] = field(default_factory=dict, compare=False)

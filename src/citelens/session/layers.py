@@ -14,7 +14,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from citelens.config.settings import SETTING_KEYS, SETTING_TYPES, SEVERITY_VALUES, Settings, always_error
+from citelens.config.settings import (
+    SETTING_KEYS,
+    SETTING_TYPES,
+    SEVERITY_VALUES,
+    SUPPORT_JUDGES,
+    Settings,
+    always_error,
+)
 from citelens.specs import FINDING_CODES
 
 if TYPE_CHECKING:
@@ -62,6 +69,9 @@ def editor_layer(raw: Mapping[str, Any] | None, origin: str, base: Path | None) 
                 messages.append(f"{origin}: support_thresholds: {problem}; ignored")
                 continue
             values[key] = dict(value)
+        elif key == "support_judge" and value not in SUPPORT_JUDGES:
+            messages.append(f"{origin}: 'support_judge' must be {_EXPECTED[key]}, not {value!r}; ignored")
+            continue
         elif key == "topics":
             path = _path(value, base)
             if not path.is_file():
@@ -151,6 +161,7 @@ _EXPECTED = {
     "files": "a list of strings",
     "support": "true or false",
     "support_thresholds": "an object of threshold: value",
+    "support_judge": "one of lexical, llm, nli, cascade",
 }
 
 

@@ -107,6 +107,12 @@ class OpenDocument:
             self._checker, self._generation = checker, generation
         return self._checker
 
+    def forget_result(self) -> None:
+        """Check the whole text again on the next `result` (the support verdicts of some
+        reports changed outside an edit: see model_judging.py)."""
+        self._reports.forget_outcomes()
+        self._result = None
+
     @property
     def checked(self) -> bool:
         """Whether `result` is at hand for the current text and settings (reading it

@@ -19,6 +19,13 @@ class ShownVerdict:
     reason: str | None  # why unchecked, for people
     marked: str  # the evidence passages, matched words between the marks
     pieces: tuple[str, ...] = ()  # the evidence passages as the judge gave them
+    #: who judged and what that judge knows ("lexical: the words are there; meaning not checked")
+    judge: str = ""
+    #: the best passage whole, the evidence in it between the marks ("": none)
+    passage: str = ""
+    passage_at: tuple[int, int] | None = None  # its characters in the document
+    #: the explanation's other facts, one line each (words not found, numbers, clauses)
+    facts: tuple[str, ...] = ()
 
 
 def shown_verdict(
@@ -43,7 +50,33 @@ def shown_verdict(
         marked = marked_evidence(sentence or "", pieces, mark_open, mark_close)
         if marks is not None:
             marks[key] = marked
-    return ShownVerdict(verdict.verdict.value, float(verdict.score), None, marked, pieces)
+    judge, passage, at, facts = _explained(verdict, mark_open, mark_close)
+    return ShownVerdict(
+        verdict.verdict.value, float(verdict.score), None, marked, pieces, judge, passage, at, facts
+    )
+
+
+def _explained(
+    verdict: SupportVerdict, mark_open: str, mark_close: str
+) -> tuple[str, str, tuple[int, int] | None, tuple[str, ...]]:
+    """(judge words, marked passage, its span, the other facts), as `--explain` says them."""
+    from citelens.support.explain import citation_lines, marked, verdict_words
+
+    data = {"doc_id": "", **verdict.to_dict()}
+    words = verdict_words(data).split(" (", 1)[-1].rstrip(")")
+    passage, at = "", None
+    if verdict.passage is not None:
+        p = verdict.passage
+        passage = marked(
+            {"start": p.start, "text": p.text},
+            [{"start": e.start, "end": e.end} for e in verdict.evidence],
+            (mark_open, mark_close),
+        )
+        at = (p.start, p.end)
+    facts = tuple(
+        line.strip() for line in citation_lines(data)[1:] if not line.strip().startswith(("passage", "open:"))
+    )
+    return words, passage, at, facts
 
 
 def marked_evidence(sentence: str, pieces: tuple[str, ...], mark_open: str, mark_close: str) -> str:

@@ -223,6 +223,7 @@ class Workspace:
             fixes,
             settings.support,
             tuple(sorted(settings.support_thresholds.items())),
+            settings.support_judge,
         )
         checker = self._checkers.get(key)
         if checker is None:

@@ -9,16 +9,19 @@ the thresholds in thresholds.toml; see docs/support.md.
 
 from __future__ import annotations
 
+import unicodedata
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
+from itertools import pairwise
 
 from citelens.support.amounts import other_amount
+from citelens.support.clauses import clauses
 from citelens.support.document_terms import PREFIX_BUCKET, SUFFIX_BUCKET, PreparedDocument, PreparedDocuments
 from citelens.support.language import different_languages, guess_language
 from citelens.support.negation import states_negation
 from citelens.support.settings import SupportSettings, default_settings
-from citelens.support.terms import NAME, NUMBER, Term, extract_terms
-from citelens.support.verdict import Evidence, SupportVerdict, UncheckedReason, Verdict, unchecked
+from citelens.support.terms import NAME, NUMBER, WORD, Term, extract_terms
+from citelens.support.verdict import HIGH, LOW, Evidence, SupportVerdict, UncheckedReason, Verdict, unchecked
 
 _DOCUMENTS = PreparedDocuments()
 
@@ -47,7 +50,174 @@ def judge_support(
     if doc.content_terms < settings.min_content_terms:
         return unchecked(UncheckedReason.TOO_LITTLE_CONTENT, language)
     name_keys = frozenset(t.key for t in sentence_terms if t.kind == NAME)
-    verdict = _judge_terms(weights, doc, settings, name_keys)
+    verdict, found, covered = _judge_terms(weights, doc, settings, name_keys)
+    if verdict.verdict is Verdict.PARTIAL and language == "english" and settings.use_synonyms:
+        verdict, found, covered = _with_synonyms(verdict, weights, found, covered, doc, settings)
+    if verdict.verdict is Verdict.SUPPORTED:
+        verdict = _each_part_there(sentence, sentence_terms, weights, covered, doc, settings, verdict)
+    verdict = _refined(sentence, sentence_terms, verdict, doc, language)
+    # one replace for the explanation and the tier (a judgement's biggest fixed cost)
+    return replace(
+        verdict,
+        missing_terms=_missing_words(sentence, sentence_terms, found),
+        tier=_tier(verdict, settings),
+        passage=_best_passage(doc, verdict),
+    )
+
+
+def _with_synonyms(
+    verdict: SupportVerdict,
+    weights: dict[str, float],
+    found: set[str],
+    covered: set[str],
+    doc: PreparedDocument,
+    settings: SupportSettings,
+) -> tuple[SupportVerdict, set[str], set[str]]:
+    """A "partial" whose missing words are in the document as synonyms or other forms
+    (WordNet, synonyms.py) becomes "supported" when the coverage with them reaches
+    `supported_coverage` and no number is missing. Only ever raises a partial: an
+    "unsupported" is never looked at, so a synonym cannot clear a flag."""
+    if verdict.missing_numbers:
+        return verdict, found, covered
+    from citelens.support.synonyms import synonyms
+
+    # in the evidence passages, as the words themselves must be
+    passages = _evidence_passages(doc, verdict)
+    lo = bisect_left(doc.passage_of_term, min(passages, default=0))
+    hi = bisect_right(doc.passage_of_term, max(passages, default=-1))
+    there = {doc.terms[i].key for i in range(lo, hi) if doc.passage_of_term[i] in passages}
+    extra = {k for k in weights if k not in covered and any(s in there for s in synonyms(k))}
+    if not extra:
+        return verdict, found, covered
+    total = sum(weights.values())
+    coverage = sum(weights[k] for k in covered | extra) / total
+    if coverage < settings.supported_coverage:
+        return verdict, found, covered
+    raised = replace(
+        verdict, verdict=Verdict.SUPPORTED, score=round(coverage, 4), matched_terms=len(covered | extra)
+    )
+    return raised, found | extra, covered | extra
+
+
+def _each_part_there(
+    sentence: str,
+    terms: list[Term],
+    weights: dict[str, float],
+    covered: set[str],
+    doc: PreparedDocument,
+    settings: SupportSettings,
+    verdict: SupportVerdict,
+) -> SupportVerdict:
+    """A "supported" stays so only if every clause is covered and every counted number
+    comes with its noun; else partial, naming what is not there."""
+    uncovered: list[str] = []
+    if settings.clause_coverage > 0:
+        parts = clauses(sentence, terms, doc.guess.language, settings.min_content_terms)
+        if len(parts) > 1:
+            for part in parts:
+                keys = {t.key: weights[t.key] for t in part if t.key in weights}
+                total = sum(keys.values())
+                if (
+                    total
+                    and sum(w for k, w in keys.items() if k in covered) / total < settings.clause_coverage
+                ):
+                    uncovered.append(sentence[part[0].start : part[-1].end])
+    mismatched = _mismatched_numbers(sentence, terms, doc, settings) if settings.number_pair_window else ()
+    if not uncovered and not mismatched:
+        return verdict
+    return replace(
+        verdict, verdict=Verdict.PARTIAL, uncovered_clauses=tuple(uncovered), mismatched_numbers=mismatched
+    )
+
+
+def _mismatched_numbers(
+    sentence: str, terms: list[Term], doc: PreparedDocument, settings: SupportSettings
+) -> tuple[str, ...]:
+    """Numbers of the sentence directly followed by a noun ("15 worms") that the document
+    has, but never with that noun within ``number_pair_window`` terms after it. Years are
+    left alone ("the 2020 transcript")."""
+    out: list[str] = []
+    window = settings.number_pair_window
+    for term, following in pairwise(terms):
+        if term.kind != NUMBER or following.kind not in (WORD, NAME) or _year_like(term.key):
+            continue
+        written = sentence[term.start : term.end]
+        before = sentence[term.start - 1] if term.start else ""
+        if not written.isdigit() or (before and unicodedata.category(before) == "Sc"):
+            # a count written in digits only: a number word is often part of a name ("Page
+            # Six published"), and an amount ("$4.2 billion") is checked as an amount
+            continue
+        places = doc.postings.get(term.key)
+        if not places:
+            continue  # missing altogether: missing_numbers says so
+        nouns = set(_document_keys(following.key, doc, settings))
+        n = len(doc.terms)
+        if not any(doc.terms[j].key in nouns for i in places for j in range(i + 1, min(i + 1 + window, n))):
+            out.append(sentence[term.start : following.end])
+    return tuple(out)
+
+
+def _year_like(key: str) -> bool:
+    digits = key[1:]
+    return digits.isdigit() and len(digits) == 4 and 1000 <= int(digits) <= 2999
+
+
+#: a passage longer than this is cut to the part around its evidence
+PASSAGE_CHARS = 480
+
+
+def _best_passage(doc: PreparedDocument, verdict: SupportVerdict) -> Evidence | None:
+    """The document sentence holding the most evidence, with the next one when the
+    evidence goes on there (a claim often spans two): what the explanation shows whole."""
+    if not verdict.evidence:
+        return None
+    starts = [a for a, _ in doc.passages]
+    weight: dict[int, int] = {}
+    for e in verdict.evidence:
+        p = max(0, bisect_right(starts, e.start) - 1)
+        weight[p] = weight.get(p, 0) + (e.end - e.start)
+    best = min(weight, key=lambda p: (-weight[p], p))
+    last = best + 1 if best + 1 in weight else best
+    start, end = doc.passages[best][0], doc.passages[last][1]
+    if end - start > PASSAGE_CHARS:
+        inside = [e for e in verdict.evidence if start <= e.start < end]
+        middle = (inside[0].start + inside[-1].end) // 2
+        start = max(start, middle - PASSAGE_CHARS // 2)
+        end = min(end, start + PASSAGE_CHARS)
+    while end > start and doc.text[end - 1].isspace():
+        end -= 1
+    while start < end and doc.text[start].isspace():
+        start += 1
+    return Evidence(start, end, doc.text[start:end])
+
+
+def _tier(verdict: SupportVerdict, settings: SupportSettings) -> str:
+    """High: an "unsupported" with almost nothing of the sentence found, or another
+    amount; every other lexical verdict is low (the words are there or not; meaning is
+    not checked)."""
+    high = verdict.verdict is Verdict.UNSUPPORTED and (
+        verdict.other_amount or verdict.score < settings.high_tier_coverage
+    )
+    return HIGH if high else LOW
+
+
+def _missing_words(sentence: str, terms: list[Term], found: set[str]) -> tuple[str, ...]:
+    """The sentence's content words (as written) found nowhere in the document."""
+    out: dict[str, None] = {}
+    for t in terms:
+        if t.content and t.key not in found:
+            out.setdefault(sentence[t.start : t.end], None)
+    return tuple(out)
+
+
+def _refined(
+    sentence: str,
+    sentence_terms: list[Term],
+    verdict: SupportVerdict,
+    doc: PreparedDocument,
+    language: str | None,
+) -> SupportVerdict:
+    """Another amount and denials, on a verdict that is not already "unsupported"."""
     if verdict.verdict is Verdict.UNSUPPORTED:
         return verdict
     passages = _evidence_passages(doc, verdict)
@@ -115,7 +285,9 @@ def _judge_terms(
     doc: PreparedDocument,
     settings: SupportSettings,
     name_keys: frozenset[str] = frozenset(),
-) -> SupportVerdict:
+) -> tuple[SupportVerdict, set[str], set[str]]:
+    """The verdict from term coverage, the sentence keys found anywhere in the document,
+    and those in the chosen evidence passages."""
     total = sum(weights.values())
     # passage -> sentence keys it holds, and the document term indices that matched
     in_passage: dict[int, set[str]] = {}
@@ -154,19 +326,23 @@ def _judge_terms(
         verdict = Verdict.PARTIAL
     best_single = max((sum(weights[k] for k in keys) for keys in in_passage.values()), default=0.0) / total
     names = sum(weights[k] for k in covered if k in name_keys)
-    return SupportVerdict(
-        verdict=verdict,
-        score=round(coverage, 4),
-        details={
-            "best_single": best_single,
-            "name_share": names / total if total else 0.0,
-            "best_single_terms": max((len(k) for k in in_passage.values()), default=0),
-        },
-        evidence=evidence,
-        matched_terms=len(covered),
-        content_terms=len(weights),
-        missing_numbers=missing,
-        language=doc.guess.language,
+    return (
+        SupportVerdict(
+            verdict=verdict,
+            score=round(coverage, 4),
+            details={
+                "best_single": best_single,
+                "name_share": names / total if total else 0.0,
+                "best_single_terms": max((len(k) for k in in_passage.values()), default=0),
+            },
+            evidence=evidence,
+            matched_terms=len(covered),
+            content_terms=len(weights),
+            missing_numbers=missing,
+            language=doc.guess.language,
+        ),
+        found_anywhere,
+        covered,
     )
 
 

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from citelens.check.finding import Finding
     from citelens.check.view import PointerTokens, ReportView
     from citelens.support.finished import FinishedFile, FinishedFiles
+    from citelens.support.model_judge import ModelBackend, Outcome
     from citelens.support.reports import CitedPair, ReportSupport, SentencePairs
     from citelens.support.summary import FileSupport
 
@@ -41,9 +42,20 @@ class SupportRun:
     executor: str = "process"
     lookup: DocumentLookup | None = None  # e.g. a corpus source; tried after the report's own
     progress: Progress | None = None  # called as batches finish (the CLI: a line on a terminal)
+    #: a model judge (`llm`, `nli`) over the lexical verdicts; None: the lexical judge only
+    model: ModelBackend | None = None
+    cascade: bool = False  # only the lexical judge's uncertain band (low tier) goes to the model
+    concurrency: int = 4  # model calls at a time
+    dry_run: bool = False  # count the model calls and tokens; make none
 
     def __post_init__(self) -> None:
         self._fingerprint = settings_fingerprint(self.settings)
+        #: what a finished file's key holds of the judge (a model's verdicts differ)
+        self._judge_key = "lexical" if self.model is None else f"{self.model.fingerprint}:{self.cascade}"
+        #: lexical key -> the key of the model's verdict of the same pair
+        self._model_keys: dict[str, str] = {}
+        #: the model's work so far, over every prepared file (None: no model, or not yet)
+        self.outcome: Outcome | None = None
         #: doc id -> hash of the text used ("-": none), for the documents found outside the
         #: reports since the last `prepare`: what a finished file depends on besides its text
         self._outside: dict[str, str] = {}
@@ -119,7 +131,79 @@ class SupportRun:
             for key, data in zip(missing, results):
                 self.cache.put(key, SupportVerdict.from_dict(data))
             self.cache.flush()
+        if self.model is not None:
+            self._judge_with_model(rows)
         return [self._assemble(view, report_rows) for view, report_rows in zip(views, rows)]
+
+    def _judge_with_model(self, rows: list[list[KeyedSentence]]) -> None:
+        """Send the pairs the model judges (and has not judged yet) to it; a verdict is
+        cached as it arrives, so a stopped run resumes."""
+        assert self.model is not None
+        outcome = self._run_model(self.model, rows, self.cascade, None, self.dry_run, self.progress)
+        if self.outcome is None:
+            from citelens.support.model_judge import Outcome
+
+            self.outcome = Outcome()
+        total = self.outcome
+        total.planned += outcome.planned
+        total.tokens += outcome.tokens
+        total.done += outcome.done
+        total.failed += outcome.failed
+        total.cancelled = total.cancelled or outcome.cancelled
+
+    def judge_with(
+        self,
+        backend: ModelBackend,
+        views: list[ReportView],
+        *,
+        cascade: bool = False,
+        pointers: set[str] | None = None,
+        progress: Progress | None = None,
+    ) -> Outcome:
+        """On demand (an editor's "Judge this citation / file"): judge these reports'
+        citations (only those at `pointers`, JSON pointers of citation tokens, if given)
+        with `backend`; from then on this run's verdicts of those pairs are the model's."""
+        from citelens.support.reports import sentence_pairs
+
+        self.prepare(views)  # the lexical verdicts the model's refine
+        rows = [self._keyed(view, sentence_pairs(view)) for view in views]
+        return self._run_model(backend, rows, cascade, pointers, False, progress)
+
+    def _run_model(
+        self,
+        backend: ModelBackend,
+        rows: list[list[KeyedSentence]],
+        cascade: bool,
+        pointers: set[str] | None,
+        dry_run: bool,
+        progress: Progress | None,
+    ) -> Outcome:
+        from citelens.source.json_nodes import pointer_join
+        from citelens.support.model_judge import Item, run_model, wanted
+
+        chosen: dict[str, Item] = {}
+        for report_rows in rows:
+            for _, text, _, cited, keyed in report_rows:
+                for position, (c, (key, doc)) in enumerate(zip(cited, keyed)):
+                    if pointers is not None and pointer_join(*c.pointer) not in pointers:
+                        continue
+                    lexical = self.cache.memory.get(key)
+                    if doc is None or lexical is None or not wanted(lexical, position, backend, cascade):
+                        continue
+                    model_key = verdict_key(text, c.doc_id, text_hash(doc), backend.fingerprint)
+                    self._model_keys[key] = model_key
+                    chosen.setdefault(model_key, Item(model_key, text, doc, lexical))
+        known = self.cache.get_many(list(chosen))
+        todo = [item for k, item in chosen.items() if k not in known]
+        return run_model(
+            backend,
+            todo,
+            concurrency=self.concurrency,
+            dry_run=dry_run,
+            keep=self.cache.put,
+            flush=self.cache.flush,
+            progress=progress,
+        )
 
     def file_support(self, reports: list[ReportSupport]) -> FileSupport:
         from citelens.support.summary import FileSupport
@@ -143,18 +227,18 @@ class SupportRun:
             return None
         from citelens.support.finished import finished_key
 
-        key = finished_key(text, f"{self._fingerprint}\x00{context}")
+        key = finished_key(text, f"{self._fingerprint}\x00{self._judge_key}\x00{context}")
         return files.get(key, self._sources_version(), self._hashes_now)
 
     def remember_file(self, text: str, context: str, findings: list[Finding], support: FileSupport) -> None:
         """Keep a file's finished support (its support findings, as placed and worded);
         the outside documents are those `prepare` looked up for it."""
         files = self._finished_files()
-        if files is None:
-            return
+        if files is None or self.dry_run or (self.outcome is not None and not self.outcome.complete):
+            return  # a model run with calls left undone is not finished
         from citelens.support.finished import finished_key
 
-        key = finished_key(text, f"{self._fingerprint}\x00{context}")
+        key = finished_key(text, f"{self._fingerprint}\x00{self._judge_key}\x00{context}")
         files.put(key, self._outside_version, dict(self._outside), findings, support)
 
     def _sources_version(self) -> str | None:
@@ -209,6 +293,9 @@ class SupportRun:
                     fresh = judge_support(text, doc, self.settings)
                     hit = SupportVerdict.from_dict(fresh.to_dict())  # the same rounding as a cached one
                     self.cache.put(key, hit)
+                model_key = self._model_keys.get(key)
+                if model_key is not None:
+                    hit = memory.get(model_key, hit)
                 verdicts.append(hit)
             sentences.append(SentenceSupport(i, text, ptr, tuple(cited), tuple(verdicts)))
         return ReportSupport(view.topic_id, sentences)

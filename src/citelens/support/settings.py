@@ -27,6 +27,10 @@ _RANGES: dict[str, tuple[type, float, float | None, bool]] = {
     "min_language_hits": (int, 1, None, True),
     "language_margin": (float, 1.0, None, True),
     "language_sample_chars": (int, 100, None, True),
+    "high_tier_coverage": (float, 0.0, 1.0, True),
+    "clause_coverage": (float, 0.0, 1.0, True),
+    "number_pair_window": (int, 0, None, True),
+    "use_synonyms": (int, 0, 1, True),
 }
 
 
@@ -75,6 +79,10 @@ class SupportSettings(NamedTuple):
     min_language_hits: int
     language_margin: float
     language_sample_chars: int
+    high_tier_coverage: float
+    clause_coverage: float
+    number_pair_window: int
+    use_synonyms: int
 
     @classmethod
     def names(cls) -> tuple[str, ...]:

@@ -19,6 +19,17 @@ class UncheckedReason(str, Enum):
     DIFFERENT_LANGUAGE = "different_language"
     TOO_LITTLE_CONTENT = "too_little_content"
     NUMBERS_ONLY = "numbers_only"
+    #: a model judge gave no label it can read, or its endpoint failed after every retry
+    NO_LABEL = "no_label"
+    JUDGE_FAILED = "judge_failed"
+
+
+#: who made a verdict: the word matcher, or a model (`llm:<model>`, `nli:<model>`)
+LEXICAL = "lexical"
+#: how far a verdict can be trusted: "high" (a model's verdict; a lexical "unsupported"
+#: with almost nothing of the sentence found) or "low" (the rest of the lexical verdicts:
+#: words found or not, meaning not checked); "" for unchecked
+HIGH, LOW = "high", "low"
 
 
 UNCHECKED_TEXT = {
@@ -26,6 +37,8 @@ UNCHECKED_TEXT = {
     UncheckedReason.DIFFERENT_LANGUAGE: "the document is in a different language than the sentence",
     UncheckedReason.TOO_LITTLE_CONTENT: "too little content to judge",
     UncheckedReason.NUMBERS_ONLY: "the sentence is numbers only",
+    UncheckedReason.NO_LABEL: "the model's answer holds no support label",
+    UncheckedReason.JUDGE_FAILED: "the model's endpoint did not answer",
 }
 
 
@@ -58,6 +71,18 @@ class SupportVerdict:
     details: dict[str, float] = field(default_factory=dict)
     #: the evidence gives another amount than one of ``missing_numbers`` (so: unsupported)
     other_amount: bool = False
+    judge: str = LEXICAL
+    tier: str = ""
+    #: the sentence's content words not found in the document (as the sentence writes them)
+    missing_terms: tuple[str, ...] = ()
+    #: clauses of the sentence whose content words the document lacks (partial because of them)
+    uncovered_clauses: tuple[str, ...] = ()
+    #: a model judge's own answer (its label as it wrote it)
+    answer: str | None = None
+    #: numbers found in the document, but never with the noun they count ("15 days")
+    mismatched_numbers: tuple[str, ...] = ()
+    #: the best evidence passage whole (its document sentence, or two), to show marked
+    passage: Evidence | None = None
 
     @property
     def best_evidence(self) -> str:
@@ -76,6 +101,17 @@ class SupportVerdict:
             "missing_numbers": list(self.missing_numbers),
             "language": self.language,
             "other_amount": self.other_amount,
+            "judge": self.judge,
+            "tier": self.tier,
+            "missing_terms": list(self.missing_terms),
+            "uncovered_clauses": list(self.uncovered_clauses),
+            "answer": self.answer,
+            "mismatched_numbers": list(self.mismatched_numbers),
+            "passage": (
+                {"start": self.passage.start, "end": self.passage.end, "text": self.passage.text}
+                if self.passage
+                else None
+            ),
         }
 
     @classmethod
@@ -90,6 +126,13 @@ class SupportVerdict:
             missing_numbers=tuple(data.get("missing_numbers", ())),
             language=data.get("language"),
             other_amount=bool(data.get("other_amount", False)),
+            judge=str(data.get("judge", LEXICAL)),
+            tier=str(data.get("tier", "")),
+            missing_terms=tuple(data.get("missing_terms", ())),
+            uncovered_clauses=tuple(data.get("uncovered_clauses", ())),
+            answer=data.get("answer"),
+            mismatched_numbers=tuple(data.get("mismatched_numbers", ())),
+            passage=Evidence(**data["passage"]) if data.get("passage") else None,
         )
 
 
@@ -113,12 +156,36 @@ def to_row(verdict: SupportVerdict) -> list[Any]:
         list(verdict.missing_numbers),
         verdict.language,
         verdict.other_amount,
+        verdict.judge,
+        verdict.tier,
+        list(verdict.missing_terms),
+        list(verdict.uncovered_clauses),
+        verdict.answer,
+        list(verdict.mismatched_numbers),
+        [verdict.passage.start, verdict.passage.end, verdict.passage.text] if verdict.passage else None,
     ]
 
 
 def from_row(row: list[Any]) -> SupportVerdict:
     """The inverse of ``to_row``."""
-    verdict, score, reason, flat, matched, content, missing, language, other_amount = row
+    (
+        verdict,
+        score,
+        reason,
+        flat,
+        matched,
+        content,
+        missing,
+        language,
+        other_amount,
+        judge,
+        tier,
+        missing_terms,
+        clauses,
+        answer,
+        mismatched,
+        passage,
+    ) = row
     return SupportVerdict(
         _VERDICTS[verdict],
         score,
@@ -129,8 +196,15 @@ def from_row(row: list[Any]) -> SupportVerdict:
         tuple(missing),
         language,
         other_amount=other_amount,
+        judge=judge,
+        tier=tier,
+        missing_terms=tuple(missing_terms),
+        uncovered_clauses=tuple(clauses),
+        answer=answer,
+        mismatched_numbers=tuple(mismatched),
+        passage=Evidence(*passage) if passage else None,
     )
 
 
-def unchecked(reason: UncheckedReason, language: str | None = None) -> SupportVerdict:
-    return SupportVerdict(Verdict.UNCHECKED, 0.0, reason=reason, language=language)
+def unchecked(reason: UncheckedReason, language: str | None = None, judge: str = LEXICAL) -> SupportVerdict:
+    return SupportVerdict(Verdict.UNCHECKED, 0.0, reason=reason, language=language, judge=judge)

@@ -1,5 +1,5 @@
 """Support rules (only with support on: `--support` or `support = true`):
-citation_unsupported, citation_weak and support_unchecked.
+citation_unsupported, citation_little_evidence, citation_weak and support_unchecked.
 
 The verdicts and their messages come from the support layer (`citelens.support`, which
 sits above this one): the checker is handed a `SupportHook` and this rule asks it to add
@@ -39,12 +39,13 @@ class SupportHook(Protocol):
 
 
 def check_support(view: ReportView, hook: SupportHook, report: Any | None = None) -> Any:
-    """citation_unsupported / citation_weak / support_unchecked for one report."""
+    """citation_unsupported / citation_little_evidence / citation_weak / support_unchecked for one report."""
     return hook.add_findings(view, report)
 
 
 RULES = (
     Rule("citation_unsupported", check_support, default_severity="warning", scope="support"),
+    Rule("citation_little_evidence", check_support, default_severity="info", scope="support"),
     Rule("citation_weak", check_support, default_severity="info", scope="support"),
     Rule("support_unchecked", check_support, default_severity="info", scope="support", on_by_default=False),
 )
