@@ -335,9 +335,17 @@ try {
     const rows = view.locator(".monaco-list-row");
     await rows.first().waitFor({ timeout: 15000 });
     await page.waitForTimeout(500);
-    const listed = await rows.allInnerTexts();
     await shot("08-check-all-runs");
     await view.screenshot({ path: join(ART, "08-check-all-runs-view.png") });
+    // the tree renders only the rows in sight: walk down it with the keyboard to read them all
+    const seen = new Set(await rows.allInnerTexts());
+    await rows.first().click();
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press("ArrowDown");
+      await page.waitForTimeout(80);
+      for (const r of await rows.allInnerTexts()) seen.add(r);
+    }
+    const listed = [...seen];
     log("runs view:", JSON.stringify(listed.slice(0, 8)));
     const has = (path, spec) => listed.some((r) => r.includes(path) && r.includes(spec));
     if (!has("tracks/rag25/baseline.jsonl", "rag25 ·")) throw new Error(`no rag25 entry for the rag25 run: ${listed.join(" / ")}`);
@@ -385,7 +393,7 @@ try {
   const tracksRows = async () => {
     await page.keyboard.press("Escape");
     if (!(await page.locator(".markers-panel").first().isVisible().catch(() => false))) await page.keyboard.press("Control+Shift+M");
-    await filterProblems("tracks/");
+    await filterProblems("**/tracks/**");
     await page.waitForTimeout(1500);
     return problemRows();
   };

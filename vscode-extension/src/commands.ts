@@ -6,7 +6,7 @@ import { logChannel } from "./log";
 import { CORPUS_FILTERS, corporaEntry, indexArguments, indexOutcome, withCorpus } from "./indexCorpus";
 import { SERVER_COMMAND, judgeMessage, type CheckSummary, type ConvertAnswer, type IndexAnswer, type JudgeAnswer, type SpecInfo, type SpecList, type WriteAnswer } from "./serverCommands";
 import { RunsView, summaryLine } from "./runsView";
-import { relativeTo, targetItems } from "./settingTarget";
+import { relativeCorpus, relativeTo, targetItems } from "./settingTarget";
 import { isRunFile, type SpecStatus } from "./statusBar";
 import { citedDocumentUri, type CitedDocuments } from "./virtualDocuments";
 
@@ -123,6 +123,7 @@ export class Commands {
       written = [...(Array.isArray(existing) ? existing : []), ...value.filter((v) => !(Array.isArray(existing) && existing.includes(v)))];
     }
     if (typeof written === "string" && key === "topics") written = relativeTo(folder?.uri.fsPath, written);
+    if (Array.isArray(written) && key === "corpora") written = written.map((e) => (typeof e === "string" ? relativeCorpus(folder?.uri.fsPath, e) : e));
     await config.update(key, written, folder ? vscode.ConfigurationTarget.WorkspaceFolder : vscode.ConfigurationTarget.Workspace);
     logChannel().info(`citelens.${key} = ${JSON.stringify(written)} (${folder ? `folder settings of ${folder.name}` : "workspace settings"})`);
     return true;

@@ -38,3 +38,10 @@ export function relativeTo(folder: string | undefined, path: string): string {
   if (!folder || !path.startsWith(folder + "/")) return path;
   return path.slice(folder.length + 1);
 }
+
+/** A `corpora` entry for a folder's editor settings: a file or `index:` path inside the folder made relative. */
+export function relativeCorpus(folder: string | undefined, entry: string): string {
+  const index = entry.startsWith("index:");
+  const path = index ? entry.slice("index:".length) : entry;
+  return `${index ? "index:" : ""}${relativeTo(folder, path)}`;
+}

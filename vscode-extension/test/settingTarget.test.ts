@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { relativeTo, targetItems } from "../src/settingTarget";
+import { relativeCorpus, relativeTo, targetItems } from "../src/settingTarget";
 
 describe("where a setting is written", () => {
   it("offers the project file first when there is one, keeping its other keys", () => {
@@ -24,5 +24,7 @@ describe("where a setting is written", () => {
     expect(relativeTo("/w", "/w/rag25/topics.jsonl")).toBe("rag25/topics.jsonl");
     expect(relativeTo("/w", "/elsewhere/topics.jsonl")).toBe("/elsewhere/topics.jsonl");
     expect(relativeTo(undefined, "/w/t.jsonl")).toBe("/w/t.jsonl");
+    expect(relativeCorpus("/w", "index:/w/.citelens/docs.sqlite")).toBe("index:.citelens/docs.sqlite");
+    expect(relativeCorpus("/w", "/cache/citelens/docs.sqlite")).toBe("/cache/citelens/docs.sqlite");
   });
 });

@@ -58,7 +58,9 @@ async def check_workspace(ls: CiteLensServer, *args: Any) -> dict[str, Any]:
         progress.end("cancelled" if summary["cancelled"] else f"{len(summary['files'])} file(s) checked")
     if not summary["cancelled"]:
         await _show_workspace(ls, checked)
-    summary["summary"] = _summary_line(summary["files"])
+    from citelens.session.run_summary import summary_line
+
+    summary["summary"] = summary_line(summary["files"])
     return summary
 
 
@@ -97,7 +99,8 @@ COMMANDS: list[tuple[str, Callable[..., Any]]] = [
 
 async def _check_one(ls: CiteLensServer, path: Path, checked: dict[str, Any]) -> dict[str, Any]:
     """One run file checked (in a worker; an open file as the editor holds it)."""
-    from citelens_server.runtime.workspace_runs import disk_check, support_of
+    from citelens.session.run_summary import support_figures
+    from citelens_server.runtime.workspace_runs import disk_check
 
     uri = path.as_uri()
     about = _run_settings(ls, path)
@@ -112,7 +115,7 @@ async def _check_one(ls: CiteLensServer, path: Path, checked: dict[str, Any]) ->
                 "errors": result.count("error"),
                 "warnings": result.count("warning"),
                 "reports": result.reports,
-                **support_of(result),
+                **support_figures(result),
             }
     check = checked[uri] = await disk_check(ls, path)
     if check.error is not None:
@@ -125,19 +128,6 @@ def _run_settings(ls: CiteLensServer, path: Path) -> dict[str, Any]:
         return {"spec": ls.session.settings_for(path).spec}
     except Exception:  # shown as the run's error
         return {"spec": None}
-
-
-def _summary_line(files: list[dict[str, Any]]) -> str:
-    """The summary as `citelens check` prints it."""
-    from citelens.cli.output.summary import plural
-
-    errors = sum(f.get("errors", 0) for f in files)
-    warnings = sum(f.get("warnings", 0) for f in files)
-    reports = sum(f.get("reports", 0) for f in files)
-    return (
-        f"{plural(errors, 'error')}, {plural(warnings, 'warning')} in {plural(len(files), 'file')}"
-        f" ({plural(reports, 'report')})"
-    )
 
 
 async def _show_workspace(ls: CiteLensServer, checked: dict[str, Any]) -> None:

@@ -17,7 +17,7 @@ from lsprotocol import types
 
 if TYPE_CHECKING:
     from citelens.session import OpenDocument
-    from citelens.specs.recognise import TrackGuess
+    from citelens.session.spec_choice import TrackGuess
     from citelens_server.runtime.server import CiteLensServer
 
 log = logging.getLogger("citelens_server")
@@ -31,7 +31,7 @@ SAMPLE_REPORTS = 50
 def guess(ls: CiteLensServer, doc: OpenDocument) -> TrackGuess | None:
     """The engine's confident guess of the track for this document version, or None (kept
     for a few versions on the server: the light bulb asks again on every cursor move)."""
-    from citelens.specs.recognise import recognise_track
+    from citelens.session.spec_choice import recognise_track
     from citelens_server.runtime.server import RANKINGS_KEPT
 
     key = (doc.uri, doc.version, ls.generation)

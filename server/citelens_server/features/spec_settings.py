@@ -43,25 +43,12 @@ def _text(ls: Any, uri: str, path: Path | None) -> str:
         return ""
 
 
-def _sample(text: str) -> str:
-    """At most the first 50 lines: each spec is a whole check."""
-    cut = 0
-    for _ in range(50):
-        nxt = text.find("\n", cut)
-        if nxt < 0:
-            return text
-        cut = nxt + 1
-    return text[:cut]
-
-
 def spec_list(ls: Any, uri: str | None) -> dict[str, Any]:
-    """The answer of `citelens.listSpecs`."""
-    from citelens.session.spec_ranking import rank_specs
-    from citelens.specs import builtin_specs
-    from citelens.specs.recognise import recognise_track
+    """The answer of `citelens.listSpecs` (the engine's `session.spec_choice`), with the
+    spec in force and where it comes from."""
+    from citelens.session.spec_choice import spec_choices
     from citelens_server.runtime.server import uri_path
 
-    specs = builtin_specs()
     path = uri_path(uri) if uri else None
     active = source = None
     if path is not None:
@@ -71,35 +58,17 @@ def spec_list(ls: Any, uri: str | None) -> dict[str, Any]:
             source = settings.origin("spec") if settings.spec is not None else None
         except Exception as exc:  # a broken project file: the list without what is in force
             log.warning("listSpecs: %s", exc)
-    text = _sample(_text(ls, uri, path)) if uri else ""
-    fits = {f.spec: f for f in rank_specs(text)} if text.strip() else {}
-    guess = recognise_track(text) if text.strip() and active is None else None
-    order = list(fits) or sorted(specs)
-    if guess is not None and guess.confident:
-        order.remove(guess.spec)
-        order.insert(0, guess.spec)
-    out = []
-    for spec_id in order:
-        entry: dict[str, Any] = {"id": spec_id, "description": specs[spec_id].description}
-        if spec_id in fits:
-            entry.update(errors=fits[spec_id].errors, warnings=fits[spec_id].warnings)
-        out.append(entry)
-    said = None
-    if guess is not None and guess.confident:
-        said = {"spec": guess.spec, "confidence": guess.confidence, "reasons": list(guess.reasons)}
-    return {"specs": out, "active": active, "source": source, "guess": said}
+    text = _text(ls, uri, path) if uri else ""
+    return {**spec_choices(text, active), "active": active, "source": source}
 
 
 def setting_edit_for(ls: Any, path: Path, key: str, value: Any, append: bool = False) -> Any:
     """The engine's in-place edit for `key = value` for the runs of `path`'s folder (a new
     `citelens.toml` in the workspace folder when there is no project file)."""
-    from citelens.config.settings_edit import setting_edit
+    from citelens.session.setting_writes import edit_for
     from citelens_server.runtime.run_detection import folder_of
 
-    if append and isinstance(value, list):
-        current = list(getattr(ls.session.settings_for(path), key, ()) or ())
-        value = current + [v for v in value if v not in current]
-    return setting_edit(path, key, value, folder_of=folder_of(ls, path))
+    return edit_for(ls.session, path, key, value, append=append, folder=folder_of(ls, path))
 
 
 def as_workspace_edit(edit: Any) -> types.WorkspaceEdit:
@@ -119,8 +88,8 @@ def as_workspace_edit(edit: Any) -> types.WorkspaceEdit:
 def write_setting(ls: Any, uri: str, key: str, value: Any, options: Any = None) -> dict[str, Any]:
     """The answer of `citelens.writeSetting`: the project file written on disk (atomically;
     an editor with the file open reloads it), the open runs checked again."""
-    from citelens.config import ConfigError
     from citelens.files import FileError
+    from citelens.session.errors import ConfigError
     from citelens_server.runtime.server import uri_path
 
     opts = options if isinstance(options, dict) else {}

@@ -8,6 +8,8 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from pygls.uris import to_fs_path
+
 log = logging.getLogger("citelens_server")
 
 #: a workspace scan stops here
@@ -49,9 +51,8 @@ def workspace_runs(ls: Any) -> list[Path]:
 
 def is_run_document(ls: Any, uri: str, text: str | None) -> bool:
     """Whether an opened document is a run (its text tells topics and corpus files apart)."""
-    from citelens_server.runtime.server import uri_path
-
-    path = uri_path(uri)
+    fs = to_fs_path(uri) if uri.startswith("file:") else None
+    path = Path(fs) if fs else None
     if path is None or ls.session is None:
         return uri.lower().endswith(REPORT_SUFFIXES)
     from citelens.session.run_files import is_run

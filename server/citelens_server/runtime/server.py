@@ -38,7 +38,7 @@ from citelens_server.runtime.workspace_runs import WorkspaceRuns
 
 if TYPE_CHECKING:
     from citelens.session import Edit, OpenDocument, Workspace
-    from citelens.specs.recognise import TrackGuess
+    from citelens.session.spec_choice import TrackGuess
     from citelens_server.runtime.logs import ClientLogHandler
 
 log = logging.getLogger("citelens_server")

@@ -83,20 +83,10 @@ def check_on_disk(ls: CiteLensServer, path: Path) -> DiskCheck:
         log.warning("%s: not checked: %s", path, exc)
         return DiskCheck(result_id, "[]", error=str(exc))
     items = DiagnosticsJson(ls.links).render(result.findings, result.line_index, ls.encoding, uri)
-    about = {"reports": result.reports, **support_of(result)}
+    from citelens.session.run_summary import support_figures
+
+    about = {"reports": result.reports, **support_figures(result)}
     return DiskCheck(result_id, items, result.count("error"), result.count("warning"), about=about)
-
-
-def support_of(result: Any) -> dict[str, Any]:
-    """A run's support shares (None when nothing was judged), for "Check All Runs"."""
-    from citelens.support.summary import not_judged, run_totals
-
-    support = getattr(result, "support", None)
-    if support is None:
-        return {}
-    totals = run_totals(support.figures)
-    why = not_judged(totals["counts"])
-    return {"support": None if why else totals["shares"], "notJudged": why}
 
 
 async def disk_check(ls: CiteLensServer, path: Path) -> DiskCheck:
