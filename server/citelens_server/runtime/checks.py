@@ -23,6 +23,7 @@ import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
@@ -127,6 +128,18 @@ class BackgroundChecks:
             return self._check(doc, uri)
 
         self._run(uri, job)
+
+    def reopen(self, uri: str, path: Path, version: int | None) -> None:
+        """Open the document again from the file on disk (the client's text and the
+        server's diverged) and check it; a file that cannot be read is logged once."""
+        session = self.server.session
+
+        def job() -> Checked | None:
+            doc = session.open_file(path)
+            doc.version = version
+            return self._check(doc, uri)
+
+        self._run(uri, job)  # no check is in flight: this change was not held for one
 
     async def run(self, uri: str, job: Callable[[], None]) -> None:
         """Other work on the document `uri` in a worker (the support batch), after the check
