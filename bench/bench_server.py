@@ -3,16 +3,25 @@
     python bench/bench_server.py                 # 1,000-report rag25 run
     python bench/bench_server.py -n 1000 --edits 1000 --hovers 200
 
-Starts `python -m citelens_server`, and measures:
-  - initialize: from process start to the `initialize` answer (target < 0.5 s), for an
+Starts `python -m citelens_server`, and measures (targets of issue 19):
+  - initialize: from process start to the `initialize` answer (target <= 0.4 s), for an
     installed server (bytecode compiled, as pip does), also for its very first start
     (before its start-up cache of lsprotocol's compiled classes exists: runtime/start_cache.py);
-  - didOpen -> first publishDiagnostics (target < 300 ms);
-  - a one-character edit (debounceMs 0) -> the diagnostics of that version (target < 30 ms, median and p95);
-  - hover on a citation whose document is embedded in the report (target p95 < 50 ms);
-  - the server's RSS after the first check and after all edits (target within 1.5x).
+  - didOpen -> first publishDiagnostics (target <= 300 ms);
+  - a one-character edit (debounceMs 0) -> the diagnostics of that version (target median
+    <= 20 ms, p95 <= 30 ms);
+  - code actions at a diagnostic, for a client with and one without codeAction/resolve
+    (target p95 <= 30 ms each);
+  - hover on a citation whose document is embedded in the report (target p95 <= 20 ms);
+  - hovers sent during a burst of 2,000 edits sent without waiting (target p95 <= 100 ms);
+  - the server's RSS after the first check and after all edits (target within 1.5x);
+  - a 10,000-report run (--large-n): didOpen -> diagnostics (target <= 3 s) and edits
+    (target median <= 50 ms);
+  - a 50 MB run (--big-mb) opened beside a small file: the small file's hovers while the
+    big one is read and checked (target: none delayed more than 100 ms).
 As the reference measured in the same run, `citelens check` of the same text in-process
-(one Checker, cold) is timed; the open-to-diagnostics time is also given as a ratio to it.
+(one Checker, cold) is timed, and every latency is also given as a ratio to it: on a busy
+machine the absolute figures grow, the ratios much less.
 """
 
 from __future__ import annotations
@@ -48,6 +57,7 @@ class Client:
         )
         self.inbox: queue.Queue = queue.Queue()
         self.next_id = 0
+        self.published: set[str] = set()  # uris whose diagnostics arrived
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
@@ -87,6 +97,8 @@ class Client:
         deadline = time.perf_counter() + timeout
         while True:
             at, msg = self.inbox.get(timeout=max(deadline - time.perf_counter(), 0.01))
+            if msg.get("method") == "textDocument/publishDiagnostics":
+                self.published.add(msg["params"]["uri"])
             if "method" in msg and "id" in msg:  # a request from the server: answer it
                 self.send(
                     {
@@ -170,13 +182,75 @@ def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, round(p / 100 * (len(values) - 1)))]
 
 
+def line_change(line: int, ch: int, insert: bool) -> dict:
+    end = ch if insert else ch + 1
+    return {
+        "range": {"start": {"line": line, "character": ch}, "end": {"line": line, "character": end}},
+        "text": "x" if insert else "",
+    }
+
+
+def time_code_actions(client: Client, uri: str, diags: list[dict], n: int) -> list[float]:
+    """Code actions at `n` diagnostics, as a light bulb asks (automatic trigger)."""
+    out = []
+    for d in diags[:n]:
+        t = time.perf_counter()
+        client.request(
+            "textDocument/codeAction",
+            {
+                "textDocument": {"uri": uri},
+                "range": d["range"],
+                "context": {"diagnostics": [d], "triggerKind": 2},
+            },
+        )
+        out.append(time.perf_counter() - t)
+    return out
+
+
+def open_and_wait(
+    client: Client, uri: str, text: str, version: int = 1, timeout: float = 600.0
+) -> tuple[float, dict]:
+    t = time.perf_counter()
+    client.notify(
+        "textDocument/didOpen",
+        {"textDocument": {"uri": uri, "languageId": "jsonl", "version": version, "text": text}},
+    )
+    at, msg = client.wait(
+        lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri, timeout
+    )
+    return at - t, msg
+
+
+def start(out: Path, env: dict[str, str], capabilities: dict) -> Client:
+    client = Client([sys.executable, "-m", "citelens_server"], out, env)
+    client.request(
+        "initialize",
+        {
+            "processId": os.getpid(),
+            "rootUri": out.resolve().as_uri(),
+            "capabilities": capabilities,
+            "initializationOptions": {"debounceMs": 0},
+        },
+    )
+    client.notify("initialized", {})
+    return client
+
+
+RESOLVING = {"textDocument": {"codeAction": {"resolveSupport": {"properties": ["edit"]}}}}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("-n", type=int, default=1000, help="reports in the run")
     ap.add_argument("--edits", type=int, default=1000)
     ap.add_argument("--hovers", type=int, default=200)
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "server")
+    ap.add_argument("--actions", type=int, default=100, help="code action requests per client")
+    ap.add_argument("--burst", type=int, default=2000, help="edits in the burst with hovers")
+    ap.add_argument("--large-n", type=int, default=10000, help="reports of the large run (0: skip)")
+    ap.add_argument("--big-mb", type=int, default=50, help="size of the big run in MB (0: skip)")
     args = ap.parse_args()
+    results: list[tuple[str, str, str]] = []  # (what, measured, target)
 
     path, text = make_run(args.n, args.out)
     uri = path.resolve().as_uri()
@@ -273,31 +347,202 @@ def main() -> None:
             )
             hover_s.append(at - t)
         assert res.get("result"), "no hover on a citation"
+    diags = first["params"]["diagnostics"]
+    actions_plain = time_code_actions(client, uri, diags, args.actions)
+
+    # hovers while a burst of edits arrives (sent without waiting for diagnostics)
+    burst_hovers: list[float] = []
+    pending: dict[int, float] = {}
+    for k in range(args.burst):
+        line, ch = targets[(k // 2) % len(targets)]
+        version += 1
+        client.notify(
+            "textDocument/didChange",
+            {
+                "textDocument": {"uri": uri, "version": version},
+                "contentChanges": [line_change(line, ch, k % 2 == 0)],
+            },
+        )
+        if m and k % 20 == 10:
+            client.next_id += 1
+            pending[client.next_id] = time.perf_counter()
+            client.send(
+                {
+                    "id": client.next_id,
+                    "method": "textDocument/hover",
+                    "params": {
+                        "textDocument": {"uri": uri},
+                        "position": {"line": cited, "character": m.start(1)},
+                    },
+                }
+            )
+    while pending:
+        at, msg = client.wait(lambda msg: msg.get("id") in pending and "method" not in msg, 300)
+        burst_hovers.append(at - pending.pop(msg["id"]))
+    diagnostics_of(version)
     client.close()
 
+    # a client that resolves code action edits
+    resolving = start(args.out, env, RESOLVING)
+    open_and_wait(resolving, uri, text)
+    actions_lazy = time_code_actions(resolving, uri, diags, args.actions)
+    resolving.close()
+
+    large = None
+    if args.large_n:
+        large_path, large_text = make_run(args.large_n, args.out / "large")
+        large_uri = large_path.resolve().as_uri()
+        lc = start(args.out / "large", env, {"window": {"workDoneProgress": True}})
+        t = time.perf_counter()
+        lc.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": large_uri, "languageId": "jsonl", "version": 1, "text": large_text}},
+        )
+        at, _ = lc.wait(
+            lambda msg: (
+                msg.get("method") == "textDocument/publishDiagnostics" and msg["params"]["uri"] == large_uri
+            ),
+            600,
+        )
+        large_open = at - t
+        large_edits = []
+        for k in range(100):
+            line, ch = targets[(k // 2) % len(targets)]
+            t = time.perf_counter()
+            lc.notify(
+                "textDocument/didChange",
+                {
+                    "textDocument": {"uri": large_uri, "version": k + 2},
+                    "contentChanges": [line_change(line, ch, k % 2 == 0)],
+                },
+            )
+            at, _ = lc.wait(
+                lambda msg, v=k + 2: (
+                    msg.get("method") == "textDocument/publishDiagnostics"
+                    and msg["params"]["uri"] == large_uri
+                    and msg["params"].get("version") == v
+                ),
+                120,
+            )
+            large_edits.append(at - t)
+        lc.close()
+        large = (large_open, large_edits, len(large_text.encode()))
+
+    big = None
+    if args.big_mb:
+        block = "\n".join(generate_run("rag25", 2000, 7, fault_free=True)[0]) + "\n"
+        big_text = block * max(1, round(args.big_mb * 1_000_000 / len(block)))
+        bc = start(args.out, env, {})
+        small_uri = (args.out / "small.jsonl").resolve().as_uri()
+        small = '{"metadata": {"run_id": "r"}, "answer": []}\n'
+        open_and_wait(bc, small_uri, small)
+        big_uri = (args.out / "big.jsonl").resolve().as_uri()
+        bc.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": big_uri, "languageId": "jsonl", "version": 1, "text": big_text}},
+        )
+        delays = []
+        done = False
+        while not done:
+            t = time.perf_counter()
+            at, _ = bc.request(
+                "textDocument/hover",
+                {"textDocument": {"uri": small_uri}, "position": {"line": 0, "character": 2}},
+            )
+            delays.append(at - t)
+            done = (
+                any(
+                    msg.get("method") == "textDocument/publishDiagnostics" and msg["params"]["uri"] == big_uri
+                    for _, msg in list(bc.inbox.queue)
+                )
+                or len(delays) > 2000
+            )
+            time.sleep(0.05)
+        bc.close()
+        big = (delays, len(big_text.encode()))
+
     ms = lambda s: f"{s * 1000:.1f} ms"  # noqa: E731
+    x = lambda s: f"{s / cli_s:.3f}x"  # noqa: E731  (a ratio to the reference)
     print(
         f"run: {args.n} reports, {len(text.encode()) / 1e6:.2f} MB, {count} diagnostics (engine: {len(ref.findings)} findings)"
     )
-    print(f"reference: in-process Checker.check_text, cold: {ms(cli_s)}")
     print(
-        f"initialize answered {ms(init_s)} after process start (target < 500 ms); "
-        f"5 more starts: median {ms(statistics.median(starts))}; the first start ever "
-        f"(no start-up cache yet): {ms(first_start_s)}"
+        f"reference: in-process Checker.check_text of the run, cold: {ms(cli_s)} (the ratios below are to it)"
     )
-    print(
-        f"didOpen -> publishDiagnostics: {ms(open_s)} = {open_s / cli_s:.2f}x the reference (target < 300 ms)"
-    )
-    print(
-        f"one-char edit -> diagnostics ({args.edits} edits): median {ms(statistics.median(edit_s))}, p95 {ms(pct(edit_s, 95))} (target < 30 ms)"
-    )
+    results += [
+        (
+            "initialize answered after process start",
+            f"{ms(init_s)} ({x(init_s)}); 5 more starts median {ms(statistics.median(starts))}; first start ever {ms(first_start_s)}",
+            "<= 400 ms",
+        ),
+        ("didOpen -> first diagnostics", f"{ms(open_s)} ({x(open_s)})", "<= 300 ms"),
+        (
+            f"one-char edit -> diagnostics ({args.edits})",
+            f"median {ms(statistics.median(edit_s))}, p95 {ms(pct(edit_s, 95))} ({x(pct(edit_s, 95))})",
+            "median <= 20 ms, p95 <= 30 ms",
+        ),
+        (
+            f"code action, no resolve ({len(actions_plain)})",
+            f"p95 {ms(pct(actions_plain, 95))} ({x(pct(actions_plain, 95))})",
+            "p95 <= 30 ms",
+        ),
+        (
+            f"code action, with resolve ({len(actions_lazy)})",
+            f"p95 {ms(pct(actions_lazy, 95))} ({x(pct(actions_lazy, 95))})",
+            "p95 <= 30 ms",
+        ),
+    ]
     if hover_s:
-        print(
-            f"hover on a citation ({len(hover_s)}): first {ms(hover_s[0])}, median {ms(statistics.median(hover_s))}, p95 {ms(pct(hover_s, 95))} (target p95 < 50 ms)"
+        results.append(
+            (
+                f"hover on a citation ({len(hover_s)})",
+                f"median {ms(statistics.median(hover_s))}, p95 {ms(pct(hover_s, 95))} ({x(pct(hover_s, 95))})",
+                "p95 <= 20 ms",
+            )
         )
-    print(
-        f"RSS after first check {rss_first / 1024:.1f} MB, after {args.edits} edits {rss_after / 1024:.1f} MB = {rss_after / rss_first:.2f}x (target <= 1.5x)"
+    if burst_hovers:
+        results.append(
+            (
+                f"hovers during a {args.burst}-edit burst ({len(burst_hovers)})",
+                f"median {ms(statistics.median(burst_hovers))}, p95 {ms(pct(burst_hovers, 95))}",
+                "p95 <= 100 ms",
+            )
+        )
+    results.append(
+        (
+            f"RSS after {args.edits} edits / after the first check",
+            f"{rss_after / 1024:.1f} / {rss_first / 1024:.1f} MB = {rss_after / rss_first:.2f}x",
+            "<= 1.5x",
+        )
     )
+    if large:
+        lo, le, size = large
+        results.append(
+            (
+                f"{args.large_n}-report run ({size / 1e6:.1f} MB): didOpen -> diagnostics",
+                f"{ms(lo)} ({x(lo)})",
+                "<= 3 s",
+            )
+        )
+        results.append(
+            (
+                f"{args.large_n}-report run: one-char edit ({len(le)})",
+                f"median {ms(statistics.median(le))}, p95 {ms(pct(le, 95))}",
+                "median <= 50 ms",
+            )
+        )
+    if big:
+        delays, size = big
+        results.append(
+            (
+                f"another file's hover while a {size / 1e6:.0f} MB run is read and checked ({len(delays)})",
+                f"max {ms(max(delays))}, median {ms(statistics.median(delays))}",
+                "max <= 100 ms",
+            )
+        )
+    width = max(len(w) for w, _, _ in results)
+    for what, measured, target in results:
+        print(f"{what:<{width}}  {measured}  (target {target})")
 
 
 if __name__ == "__main__":

@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     sys.stdout = sys.stderr
     server.start_io(protocol_in, protocol_out)
-    return 0
+    return server.protocol.exit_code  # 1 after `exit` without `shutdown` (LSP)
 
 
 if __name__ == "__main__":

@@ -38,6 +38,9 @@ class RawClient:
         self.ids = itertools.count(1)
         self.inbox: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self.received: list[dict[str, Any]] = []
+        #: method -> the answer to a server request (default: null); each request is kept
+        self.answers: dict[str, Any] = {}
+        self.server_requests: list[dict[str, Any]] = []
         self.stderr: list[bytes] = []
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=self._read_stderr, daemon=True).start()
@@ -109,7 +112,9 @@ class RawClient:
             if message is None:
                 raise EOFError("the server closed its output")
             if "method" in message and "id" in message:  # a server request
-                self.send({"jsonrpc": "2.0", "id": message["id"], "result": None})
+                self.server_requests.append(message)
+                result = self.answers.get(message["method"])
+                self.send({"jsonrpc": "2.0", "id": message["id"], "result": result})
             if wanted(message):
                 return message
             self.received.append(message)

@@ -76,6 +76,7 @@ def test_messages_about_a_document_in_a_check_wait_for_it() -> None:
     server = create_server()
     protocol = server.protocol
     assert protocol._server is server and protocol._shutdown is False
+    protocol.initialize_seen = True  # as after `initialize`
     message = SimpleNamespace(
         jsonrpc="2.0",
         id=3,

@@ -23,6 +23,7 @@ import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
@@ -37,6 +38,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("citelens_server")
 
+#: texts from which the first check of an opened file shows a progress bar (about 4,500
+#: rag25 reports)
+PROGRESS_CHARS = 5_000_000
 #: worker threads: a big file's check must leave one free for the other files
 CHECK_WORKERS = 3
 #: notifications after which a held result describes an older text
@@ -128,6 +132,32 @@ class BackgroundChecks:
             return self._check(doc, uri)
 
         self._run(uri, job)
+        if len(text) >= PROGRESS_CHARS:
+            self.server.keep(asyncio.ensure_future(self._progress(uri)))
+
+    async def _progress(self, uri: str) -> None:
+        """A progress bar while a big file is read and first checked (it cannot be
+        cancelled: the editor shows its findings when it ends)."""
+        from citelens_server.runtime.progress import Progress
+
+        progress = Progress(self.server, "open")
+        await progress.begin(f"Checking {uri.rsplit('/', 1)[-1]}", cancellable=False)
+        running = self.running.get(uri)
+        if running is not None:
+            await asyncio.wait([running])
+        progress.end("checked")
+
+    def reopen(self, uri: str, path: Path, version: int | None) -> None:
+        """Open the document again from the file on disk (the client's text and the
+        server's diverged) and check it; a file that cannot be read is logged once."""
+        session = self.server.session
+
+        def job() -> Checked | None:
+            doc = session.open_file(path)
+            doc.version = version
+            return self._check(doc, uri)
+
+        self._run(uri, job)  # no check is in flight: this change was not held for one
 
     async def run(self, uri: str, job: Callable[[], None]) -> None:
         """Other work on the document `uri` in a worker (the support batch), after the check

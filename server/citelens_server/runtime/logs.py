@@ -60,9 +60,17 @@ def setup(server: CiteLensServer, level: str = "off") -> ClientLogHandler:
     client.setFormatter(logging.Formatter("%(message)s"))
     client.setLevel(LEVELS.get(level, logging.WARNING))
     root.handlers[:] = [stderr, client]
-    logging.getLogger("pygls").setLevel(logging.WARNING)
-    logging.getLogger("pygls").addHandler(stderr)
+    pygls = logging.getLogger("pygls")
+    pygls.setLevel(logging.WARNING)
+    pygls.addHandler(stderr)
+    stderr.addFilter(_not_answered_here)
     return client
+
+
+def _not_answered_here(record: logging.LogRecord) -> bool:
+    """pygls logs a traceback for a message whose params do not fit; the protocol answers
+    it -32602 (or logs one line for a notification) instead."""
+    return not str(record.msg).startswith("Unable to deserialize message")
 
 
 def set_trace(handler: ClientLogHandler, trace: str) -> None:

@@ -33,8 +33,9 @@ class Progress:
         self.shown = False
         self.stop = threading.Event()  # set by the job's owner: closed document, cancelled request
 
-    async def begin(self, title: str) -> None:
-        """Show the bar (cancellable, at 0%) when the client takes progress."""
+    async def begin(self, title: str, *, cancellable: bool = True) -> None:
+        """Show the bar (at 0%; with a Cancel button unless the job cannot stop) when the
+        client takes progress."""
         ls = self.ls
         if not supports(ls.client_capabilities, "window.work_done_progress"):
             return
@@ -45,7 +46,7 @@ class Progress:
             return
         self.shown = True
         ls.work_done_progress.begin(
-            self.token, types.WorkDoneProgressBegin(title=title, cancellable=True, percentage=0)
+            self.token, types.WorkDoneProgressBegin(title=title, cancellable=cancellable, percentage=0)
         )
 
     def cancelled(self) -> bool:
