@@ -7,6 +7,8 @@ load on first use.
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Mapping
 from typing import Any
 
 __version__ = "0.1.0"
@@ -25,11 +27,20 @@ _SCRIPTING = (
 __all__ = ["__version__", *_SCRIPTING]
 
 
-def __getattr__(name: str) -> Any:
-    if name in _SCRIPTING:
-        from citelens import scripting
+def lazy_export(namespace: dict[str, Any], exports: Mapping[str, str], name: str) -> Any:
+    """The one loader behind every package's `__getattr__`: `name` from the module
+    `exports` maps it to, kept in the package's `namespace` (its `globals()`) so that it
+    loads once. An unknown name is an AttributeError, as Python's own."""
+    module = exports.get(name)
+    if module is None:
+        raise AttributeError(f"module {namespace['__name__']!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    namespace[name] = value
+    return value
 
-        value = getattr(scripting, name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'citelens' has no attribute {name!r}")
+
+_MODULES = dict.fromkeys(_SCRIPTING, "citelens.scripting")
+
+
+def __getattr__(name: str) -> Any:
+    return lazy_export(globals(), _MODULES, name)

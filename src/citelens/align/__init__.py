@@ -10,8 +10,9 @@ the pydantic models load on first use of a name below.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
+
+from citelens import lazy_export
 
 _EXPORTS = {
     "align_citations": "citations",
@@ -46,15 +47,11 @@ _EXPORTS = {
 }
 
 __all__ = sorted(_EXPORTS)
+_MODULES = {n: f"citelens.align.{m}" for n, m in _EXPORTS.items()}
 
 
 def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'citelens.align' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"citelens.align.{module}"), name)
-    globals()[name] = value
-    return value
+    return lazy_export(globals(), _MODULES, name)
 
 
 def __dir__() -> list[str]:

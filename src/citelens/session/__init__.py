@@ -27,8 +27,9 @@ initialization options, the defaults (`Settings.origins` tells which one applied
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
+
+from citelens import lazy_export
 
 if TYPE_CHECKING:
     from citelens.check.finding import Finding
@@ -78,8 +79,4 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module 'citelens.session' has no attribute {name!r}")
-    value = getattr(import_module(_EXPORTS[name]), name)
-    globals()[name] = value
-    return value
+    return lazy_export(globals(), _EXPORTS, name)

@@ -12,8 +12,9 @@ stemmer loads on the first judgement.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from citelens import lazy_export
 
 if TYPE_CHECKING:  # what `__getattr__` loads on first use, for the type checker
     from citelens.support.judge import judge_support as judge_support
@@ -35,15 +36,11 @@ _EXPORTS = {
 }
 
 __all__ = sorted(_EXPORTS)
+_MODULES = {n: f"citelens.support.{m}" for n, m in _EXPORTS.items()}
 
 
 def __getattr__(name: str) -> object:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'citelens.support' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"citelens.support.{module}"), name)
-    globals()[name] = value
-    return value
+    return lazy_export(globals(), _MODULES, name)
 
 
 def __dir__() -> list[str]:
