@@ -31,6 +31,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   register("citelens.convertFile", (uri?: unknown, target?: unknown) => commands.convertFile(uri, target));
   register("citelens.indexCorpus", (uri?: vscode.Uri) => commands.indexCorpus(uri));
   register("citelens.checkWorkspace", () => commands.checkWorkspace());
+  register("citelens.showOverview", (uri?: vscode.Uri, uris?: vscode.Uri[]) => commands.showOverview(uri, uris));
+  context.subscriptions.push(commands.overview);
   register("citelens.showDocument", (uri?: unknown, line?: unknown, character?: unknown) => commands.showDocument(uri, line, character));
   register("citelens.installServer", async () => {
     const interpreter = srv.interpreter ?? (await srv.pickInterpreter());

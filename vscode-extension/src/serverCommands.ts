@@ -13,6 +13,7 @@ export const SERVER_COMMAND = {
   indexCorpus: "citelens.indexCorpus",
   showDocument: "citelens.showDocument",
   checkWorkspace: "citelens.checkWorkspace",
+  runOverview: "citelens.runOverview",
 } as const;
 
 /** Extension commands whose ids the server also uses; the client must not register these. */
@@ -26,6 +27,7 @@ export const OWN_COMMANDS: ReadonlySet<string> = new Set([
   "citelens.installServer",
   "citelens.selectInterpreter",
   "citelens.showLog",
+  "citelens.showOverview",
 ]);
 
 export interface SpecInfo {

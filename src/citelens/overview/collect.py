@@ -145,8 +145,11 @@ def run_overview(
             support = support_docs[judged]
             judged += 1
         if support is not None and isinstance(value, dict):
-            row.groundedness = support["hallucination_metrics"]["groundedness_score"]
-            groundedness.append(row.groundedness)
+            counts = support["counts"]
+            if any(counts.get(v, 0) for v in ("supported", "partial", "unsupported")):
+                # a report with nothing judged has no groundedness to average
+                row.groundedness = support["hallucination_metrics"]["groundedness_score"]
+                groundedness.append(row.groundedness)
             _add_support(detail, support, value, document_text, row, by_judge, sentence_verdicts)
         sentence_spans = [(s.start, s.end) for s in sentences]
         for f in per_report[k]:
