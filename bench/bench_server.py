@@ -6,7 +6,7 @@
 Starts `python -m citelens_server`, and measures:
   - initialize: from process start to the `initialize` answer (target < 0.5 s), for an
     installed server (bytecode compiled, as pip does), also for its very first start
-    (before its start-up cache of lsprotocol's compiled classes exists: start_cache.py);
+    (before its start-up cache of lsprotocol's compiled classes exists: runtime/start_cache.py);
   - didOpen -> first publishDiagnostics (target < 300 ms);
   - a one-character edit (debounceMs 0) -> the diagnostics of that version (target < 30 ms, median and p95);
   - hover on a citation whose document is embedded in the report (target p95 < 50 ms);

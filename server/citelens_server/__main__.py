@@ -6,40 +6,18 @@ import argparse
 import gc
 import os
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from citelens_server.runtime.server import CiteLensServer
 
 GC_THRESHOLDS = (10_000, 50, 100)  # Python's defaults are (700, 10, 10)
 
 
-def create_server():  # -> CiteLensServer (imports kept inside: `--help` stays instant)
-    from citelens_server import (
-        actions,
-        cited_documents,
-        commands,
-        completion,
-        hover,
-        indexing,
-        lifecycle,
-        navigation,
-        overview,
-        sync,
-    )
-    from citelens_server.server import CiteLensServer
+def create_server() -> CiteLensServer:  # imports kept inside: `--help` stays instant
+    from citelens_server.app import create_server as create
 
-    server = CiteLensServer()
-    for module in (
-        lifecycle,
-        sync,
-        actions,
-        hover,
-        navigation,
-        commands,
-        cited_documents,
-        indexing,
-        overview,
-        completion,
-    ):
-        module.register(server)
-    return server
+    return create()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,11 +26,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP port instead (for debugging)")
     args = parser.parse_args(argv)
 
-    from citelens_server.start_cache import StartCache, default_path
+    from citelens_server.runtime.start_cache import StartCache, default_path
 
     start_cache = StartCache(default_path())
     start_cache.install()  # before lsprotocol is imported: see start_cache.py
-    from citelens_server import logs
+    from citelens_server.runtime import logs
 
     server = create_server()
     start_cache.uninstall()
@@ -72,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     sys.stdout = sys.stderr
     server.start_io(protocol_in, protocol_out)
-    return 0
+    return server.protocol.exit_code  # 1 after `exit` without `shutdown` (LSP)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from tests.server.lsp_session import (
     open_document,
 )
 
-from citelens_server.markdown import escape
+from citelens_server.lsp.markdown import escape
 
 BIG_BYTES = 50_000_000
 

@@ -12,7 +12,7 @@ from tests.server.lsp_session import diagnostics, open_document
 from citelens.check.catalog import summary
 from citelens.source.line_index import LineIndex
 from citelens.specs import resolve_spec
-from citelens_server.markdown import escape
+from citelens_server.lsp.markdown import escape
 
 DOC_A = "msmarco_v2.1_doc_00_1#1_2"
 DOC_B = "msmarco_v2.1_doc_00_3#4_5"

@@ -44,7 +44,7 @@ def test_a_cached_diagnostic_follows_its_related_place_on_another_line(tmp_path)
     import json
 
     from citelens.session import TextChange, Workspace
-    from citelens_server.diagnostics import DiagnosticsJson
+    from citelens_server.lsp.diagnostics import DiagnosticsJson
 
     text = _run()
     doc = Workspace((tmp_path,), init_options={"spec": "rag25"}).open(

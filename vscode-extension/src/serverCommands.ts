@@ -1,6 +1,6 @@
 /**
  * The server's `workspace/executeCommand` commands the extension calls, and the shapes of
- * their answers (server/citelens_server/commands.py). One table, so a rename is one edit.
+ * their answers (server/citelens_server/features/commands.py). One table, so a rename is one edit.
  *
  * Some share their id with an extension command (citelens.convertFile, …): the extension
  * registers those ids itself (asking for what is missing when run from the palette, and

@@ -125,23 +125,9 @@ class _Style:
 
 def mark_matches(evidence: str, answer_words: set[str], style: _Style) -> str:
     """The evidence with runs of words that also occur in the answer marked."""
-    from citelens.align.tokenizer import normalize_token, token_spans
+    from citelens.align.marking import mark_matches as marked
 
-    runs: list[list[int]] = []
-    for start, end in token_spans(evidence):
-        if normalize_token(evidence[start:end]) not in answer_words:
-            continue
-        if runs and not evidence[runs[-1][1] : start].strip(" ,;:-'\u2019\"()"):
-            runs[-1][1] = end
-        else:
-            runs.append([start, end])
-    out, pos = [], 0
-    for start, end in runs:
-        out.append(evidence[pos:start])
-        out.append(style.matched(evidence[start:end]))
-        pos = end
-    out.append(evidence[pos:])
-    return " ".join("".join(out).split())
+    return marked(evidence, answer_words, style.matched)
 
 
 def render_text(results: list[SpanCitations], style: _Style) -> str:

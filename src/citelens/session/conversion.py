@@ -33,6 +33,17 @@ class ConversionResult:
     converted: int = 0
 
 
+def loss_summary(notes: list[Finding]) -> str:
+    """What a conversion loses, for its title: " (nothing lost)" or " (loses: 2× code, …)"."""
+    if not notes:
+        return " (nothing lost)"
+    codes: dict[str, int] = {}
+    for n in notes:
+        codes[n.code] = codes.get(n.code, 0) + 1
+    listed = ", ".join(f"{count}× {code}" for code, count in sorted(codes.items()))
+    return f" (loses: {listed})"
+
+
 def looks_flat(value: object) -> bool:
     """A report in the flat 2024 layout (no `metadata`, top-level `topic_id`/`answer`)."""
     return isinstance(value, dict) and "metadata" not in value and "topic_id" in value and "answer" in value

@@ -8,6 +8,10 @@ ragtime25, so the specs it already satisfies are offered first. Each spec is che
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from citelens.session.document import OpenDocument
 
 
 @dataclass(frozen=True)
@@ -31,3 +35,16 @@ def rank_specs(text: str, spec_ids: list[str] | None = None) -> list[SpecFit]:
         result = Checker(specs[spec_id], cache_size=0).check_source(source, "<text>")
         fits.append(SpecFit(spec_id, result.count("error"), result.count("warning")))
     return sorted(fits, key=lambda f: (f.errors > 0, f.errors, f.warnings, f.spec))
+
+
+#: a big run is ranked on its first reports (each spec is a whole check)
+SAMPLE_REPORTS = 50
+
+
+def rank_document(doc: OpenDocument, sample: int = SAMPLE_REPORTS) -> list[SpecFit]:
+    """`rank_specs` of an open document; a JSON-lines run of more than `sample` reports
+    is ranked on its first `sample` (enough to tell the specs apart, fast on any size)."""
+    text, items = doc.text, doc.items
+    if doc.layout == "jsonl" and len(items) > sample:
+        text = text[: items[sample - 1].end]
+    return rank_specs(text)

@@ -217,7 +217,7 @@ def _slow_item(text: str, index: int, start: int, end: int) -> Item:
     try:
         parsed = parse(text, start, end)
     except JsonSyntaxError as exc:
-        item.syntax = exc
+        item.syntax = exc.plain()
         return item
     item.value, item.problems, item._node = parsed.value, parsed.problems, parsed.node
     return item
@@ -278,7 +278,7 @@ def _array_items(text: str, open_at: int) -> tuple[list[Item], JsonSyntaxError |
         except JsonSyntaxError as exc:
             # the span takes in the character the error is about: a checker caches
             # outcomes by the item's text, and the message names that character
-            item = Item(len(items), pos, max(min(exc.offset + 1, len(text)), pos + 1), syntax=exc)
+            item = Item(len(items), pos, max(min(exc.offset + 1, len(text)), pos + 1), syntax=exc.plain())
             items.append(item)
             pos = _resync(text, pos)
             if pos < 0:

@@ -42,6 +42,12 @@ class JsonSyntaxError(ValueError):
         super().__init__(message)
         self.message, self.offset = message, offset
 
+    def plain(self) -> JsonSyntaxError:
+        """The same error without traceback or context, to keep: a caught one holds the
+        parser's frames, and with them the whole text it was reading (an editor storing
+        one per keystroke would keep every earlier version of the file alive)."""
+        return JsonSyntaxError(self.message, self.offset)
+
 
 @dataclass(slots=True)
 class ValueProblem:

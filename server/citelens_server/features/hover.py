@@ -1,0 +1,167 @@
+"""Hovers: a citation's document and evidence, a sentence's citations, a finding's rule.
+
+Every piece of report or document text is escaped before it becomes Markdown; clients
+that take only plain text get the same content unformatted. The hover's range is exactly
+the node's span.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from citelens_server.features import hover_fields
+from citelens_server.features.evidence import evidence_at, shown, sources_described
+from citelens_server.lsp import markdown
+from citelens_server.lsp.positions import lsp_range
+from citelens_server.runtime.server import CiteLensServer, Feature
+
+if TYPE_CHECKING:
+    from citelens.session import CitationInfo, Finding, OpenDocument
+    from citelens_server.lsp.markdown import Format
+    from citelens_server.runtime.problems import Problem
+
+log = logging.getLogger("citelens_server")
+
+VERDICT_ICON = {"supported": "✔", "partial": "◐", "unsupported": "✘", "unchecked": "○"}
+
+
+def hover(ls: CiteLensServer, params: types.HoverParams) -> types.Hover | None:
+    at = ls.document_at(params)
+    if at is None:
+        return None
+    doc, offset = at
+    index = doc.line_index
+    fmt: Format = markdown.Markdown() if _takes_markdown(ls) else markdown.PlainText()
+    kind = types.MarkupKind.Markdown if fmt.kind == "markdown" else types.MarkupKind.PlainText
+    problem = ls.problem(doc)
+    if problem is not None:  # the check failed: say why there is nothing to show
+        return types.Hover(
+            contents=types.MarkupContent(kind=kind, value=problem_text(problem, fmt)),
+            range=lsp_range(index, offset, offset, ls.encoding),
+        )
+    built = build_hover(ls, doc, offset, fmt)
+    if built is None:
+        return None
+    lines, (start, end) = built
+    text = "\n\n".join(lines)
+    return types.Hover(
+        contents=types.MarkupContent(kind=kind, value=text),
+        range=lsp_range(index, start, end, ls.encoding),
+    )
+
+
+FEATURES: list[Feature] = [
+    (types.TEXT_DOCUMENT_HOVER, None, hover),
+]
+
+
+def problem_text(problem: Problem, fmt: Format) -> str:
+    """The hover of a document whose check failed: why no evidence or finding is shown."""
+    head = fmt.bold("No evidence or findings can be shown")
+    return f"{head}: {fmt.text(problem.message)}"
+
+
+def build_hover(
+    ls: CiteLensServer, doc: OpenDocument, offset: int, fmt: Format
+) -> tuple[list[str], tuple[int, int]] | None:
+    """(Markdown paragraphs, the span they are about) at `offset`, or None."""
+    parts: list[str] = []
+    span: tuple[int, int] | None = None
+    citation = doc.citation_at(offset)
+    if citation is not None:
+        parts.append(citation_markdown(ls, doc, citation, fmt))
+        span = (citation.start, citation.end)
+    else:
+        sentence = doc.sentence_at(offset)
+        if sentence is not None:
+            parts.append(
+                f"{fmt.bold(f'Sentence {sentence.index + 1}')} · {len(sentence.citations)} citation(s)"
+            )
+            for c in sentence.citations:
+                parts.append(citation_markdown(ls, doc, c, fmt))
+            span = (sentence.start, sentence.end)
+    if span is None:  # a references entry, a metadata field (field_hover.py)
+        more = hover_fields.build(doc, offset, fmt)
+        if more is not None:
+            parts, span = more
+    for finding in _findings_at(doc, offset):
+        parts.append(finding_markdown(finding, fmt))
+        if span is None:
+            span = (finding.start, finding.end)
+    if not parts or span is None:
+        return None
+    return parts, span
+
+
+def citation_markdown(ls: CiteLensServer, doc: OpenDocument, citation: CitationInfo, fmt: Format) -> str:
+    """The cited document (id, title, origin), the support judge's verdict and its evidence."""
+    doc_id = citation.doc_id
+    if doc_id is None:
+        return f"{fmt.bold('Citation')} that resolves to no document (see the diagnostic here)"
+    head = fmt.bold(fmt.text(doc_id))
+    if citation.score is not None:
+        head += f" · cited with score {citation.score:g}"
+    lines = [head]
+    cited = evidence_at(doc, citation.start)
+    found = cited.document if cited is not None else None
+    if found is None:
+        why = cited.unavailable if cited is not None else None
+        sources = sources_described(doc)
+        if why:
+            lines.append(f"The document's text is not at hand: {fmt.text(why)}")
+        elif sources:
+            lines.append(f"The document is in neither the report nor {fmt.text(sources)}.")
+        else:
+            lines.append(
+                "The document's text is not at hand (not embedded in the report; no corpus configured)."
+            )
+    else:
+        if found.title:
+            lines.append(fmt.italic(fmt.text(found.title)))
+        origin = f"from {fmt.text(found.origin)}"
+        if found.stands_in_for:
+            origin += f" (its parent document: the segment {fmt.text(found.stands_in_for)} is not available)"
+        lines.append(origin)
+    if cited is not None and cited.verdict is not None:
+        sentence = doc.sentence_at(citation.start)
+        ev = shown(ls, sentence.text if sentence else None, cited.verdict)
+        detail = f" (support score {ev.score:.2f})" if ev.score is not None else ""
+        if ev.reason:
+            detail = f": {fmt.text(ev.reason)}"
+        lines.append(f"{VERDICT_ICON.get(ev.verdict, '')} {fmt.bold(ev.verdict)}{detail}")
+        if ev.marked:
+            lines.append(fmt.quote(fmt.marked(ev.marked)))
+    return "\n\n".join(lines)
+
+
+def finding_markdown(finding: Finding, fmt: Format) -> str:
+    from citelens.session.catalog import docs_uri, summary
+
+    text = f"{fmt.bold(fmt.text(finding.code))}: {fmt.text(finding.message)}"
+    about = summary(finding.code)
+    if about:
+        text += f"\n\n{fmt.text(about)}"
+    href = docs_uri(finding.code)
+    if href:
+        text += "\n\n" + fmt.link(f"Documentation of {fmt.text(finding.code)}", href)
+    return text
+
+
+def _findings_at(doc: OpenDocument, offset: int) -> list[Finding]:
+    try:
+        findings = doc.result.findings
+    except Exception:
+        log.exception("findings for the hover")
+        return []
+    return [f for f in findings if f.start <= offset < f.end][:3]
+
+
+def _takes_markdown(ls: CiteLensServer) -> bool:
+    formats = None
+    td = ls.client_capabilities.text_document
+    if td is not None and td.hover is not None:
+        formats = td.hover.content_format
+    return not formats or types.MarkupKind.Markdown in formats

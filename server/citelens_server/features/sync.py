@@ -1,0 +1,132 @@
+"""Document sync: open, change, save, close, applied to the session's documents.
+
+Incoming change ranges are converted to code-point offsets through the document's line
+index one change at a time (a change's range refers to the text left by the previous one).
+
+A byte-order mark at the start of an editor's text is not JSON (`citelens check` drops it
+when it decodes the file): it is read as blanks of the BOM's width in the negotiated
+position encoding (one space in UTF-16 and UTF-32, three in UTF-8), so the reports are
+read as the CLI reads them and every position the client sends or gets stays right.
+
+A change that cannot apply (a range past the end of the text, or one that ends before it
+starts) means the client's text and the server's have diverged. LSP has no request for
+the client's text, so the server re-opens the document from the file on disk (an
+untitled one is dropped until it is opened again), logs a warning saying so, and checks
+it again: never silent divergence, never findings on a text the user does not see for
+longer than it takes to save or reopen.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from lsprotocol import types
+
+from citelens_server.lsp.positions import range_offsets
+from citelens_server.runtime.server import CiteLensServer, Feature, uri_path
+
+log = logging.getLogger("citelens_server")
+
+
+def did_open(ls: CiteLensServer, params: types.DidOpenTextDocumentParams) -> None:
+    item = params.text_document
+    if not ls.is_report_file(item.uri):
+        return
+    ls.open_reports.add(item.uri)
+    ls.checks.open(
+        item.uri, without_bom(item.text, ls.encoding), item.version
+    )  # read and checked in a worker
+
+
+def did_change(ls: CiteLensServer, params: types.DidChangeTextDocumentParams) -> None:
+    from citelens.session import TextChange
+
+    uri = params.text_document.uri
+    doc = ls.document(uri)
+    if doc is None:
+        return
+    changes = params.content_changes
+    last = len(changes) - 1
+    for i, change in enumerate(changes):
+        version = params.text_document.version if i == last else None
+        rng = getattr(change, "range", None)
+        if rng is None:
+            edit = TextChange(None, None, without_bom(change.text, ls.encoding))
+        elif not applies(doc.line_index.line_count, rng):
+            resync(ls, uri, params.text_document.version, rng)
+            return
+        else:
+            start, end = range_offsets(doc.line_index, rng, ls.encoding)
+            edit = TextChange(start, end, change.text)
+        doc.apply_changes([edit], version=version)
+    ls.request_check(uri)
+
+
+#: the width of U+FEFF in each position encoding
+BOM_WIDTH = {"utf-8": 3, "utf-16": 1, "utf-32": 1}
+
+
+def without_bom(text: str, encoding: str) -> str:
+    """The text with a leading byte-order mark read as blanks of the same width."""
+    if text.startswith("\ufeff"):
+        return " " * BOM_WIDTH.get(encoding, 1) + text[1:]
+    return text
+
+
+def applies(line_count: int, rng: types.Range) -> bool:
+    """Whether a change's range lies in a text of `line_count` lines (a character past a
+    line's end is clamped, as LSP says; a line past the end is not) and is in order."""
+    start, end = rng.start, rng.end
+    if (start.line, start.character) > (end.line, end.character):
+        return False
+    return all(p.line < line_count or (p.line == line_count and p.character == 0) for p in (start, end))
+
+
+def resync(ls: CiteLensServer, uri: str, version: int, rng: types.Range) -> None:
+    """The client's text and the server's diverged: re-open the document from disk."""
+    where = f"{rng.start.line}:{rng.start.character}-{rng.end.line}:{rng.end.character}"
+    path = uri_path(uri)
+    if path is None or not path.is_file():
+        log.warning(
+            "%s: an edit at %s cannot apply to the text the server holds; the document is "
+            "dropped until it is opened again",
+            uri,
+            where,
+        )
+        ls.open_reports.discard(uri)
+        ls.session.close(uri)
+        ls.clear(uri)
+        return
+    log.warning(
+        "%s: an edit at %s cannot apply to the text the server holds; re-read the file from "
+        "disk (save, or close and reopen it, if it has unsaved changes)",
+        uri,
+        where,
+    )
+    ls.checks.reopen(uri, path, version)
+
+
+def did_save(ls: CiteLensServer, params: types.DidSaveTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    ls.runs.wake()  # a saved run file: workspace reports look again
+    if ls.session.refresh():  # a saved project file, spec or topics file
+        ls.recheck_all()
+    elif uri in ls.open_reports:
+        ls.request_check(uri, now=True)
+
+
+def did_close(ls: CiteLensServer, params: types.DidCloseTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    if uri not in ls.open_reports:
+        return
+    ls.open_reports.discard(uri)
+    ls.session.close(uri)
+    ls.clear(uri)
+
+
+FEATURES: list[Feature] = [
+    (types.TEXT_DOCUMENT_DID_OPEN, None, did_open),
+    (types.TEXT_DOCUMENT_DID_CHANGE, None, did_change),
+    (types.TEXT_DOCUMENT_DID_SAVE, None, did_save),
+    (types.TEXT_DOCUMENT_DID_CLOSE, None, did_close),
+]

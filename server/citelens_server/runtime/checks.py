@@ -1,0 +1,233 @@
+"""Checks off the event loop: a document is opened and checked in a worker thread, so a
+50 MB run does not hold up a hover or another file's diagnostics.
+
+One check per document is in flight at a time. While it runs, every message about that
+document (a change, a hover, a close) waits, and is handled in arrival order when the
+check ends, so the engine never sees a document from two threads at once. A request
+about a document whose findings are not computed yet starts its check here and waits
+for it too (a hover must not check a big file on the event loop). A result is delivered
+only if the document is still open, at the same version, and no change is waiting:
+an older version is never published over a newer one, and a file closed during its
+check gets nothing.
+
+A check that fails (a settings, spec or topics problem, or any exception) is a result
+too: it is kept as a plain `Problem`, requests waiting for it are answered from what is
+known, and no request starts the same check again; the next edit or settings change
+checks once more.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from citelens.session.errors import SETTINGS_ERRORS
+from citelens_server.runtime.problems import Problem
+
+if TYPE_CHECKING:
+    from citelens.session import OpenDocument
+    from citelens_server.runtime.server import CiteLensServer
+
+log = logging.getLogger("citelens_server")
+
+#: worker threads: a big file's check must leave one free for the other files
+CHECK_WORKERS = 3
+#: notifications after which a held result describes an older text
+DOCUMENT_CHANGES = {
+    types.TEXT_DOCUMENT_DID_CHANGE,
+    types.TEXT_DOCUMENT_DID_CLOSE,
+    types.TEXT_DOCUMENT_DID_OPEN,
+}
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What a worker made of one document version: its diagnostics as JSON text, or the
+    problem that kept it from being checked."""
+
+    doc: OpenDocument
+    version: int | None
+    generation: int
+    diagnostics: str | None
+    problem: Problem | None = None
+
+
+def message_uri(message: Any) -> str | None:
+    """The document a client message is about (None: not about one document)."""
+    params = getattr(message, "params", None)
+    document = getattr(params, "text_document", None)
+    uri = getattr(document, "uri", None)
+    if uri is None and getattr(message, "method", None) == types.CODE_ACTION_RESOLVE:
+        data = getattr(params, "data", None)
+        uri = data.get("uri") if isinstance(data, dict) else None
+    return uri if isinstance(uri, str) else None
+
+
+class BackgroundChecks:
+    def __init__(self, server: CiteLensServer) -> None:
+        self.server = server
+        self.executor = ThreadPoolExecutor(CHECK_WORKERS, thread_name_prefix="citelens-check")
+        self.running: dict[str, asyncio.Future[Checked | None]] = {}
+        self.held: dict[str, list[Any]] = {}  # uri -> messages waiting for its check
+        self.again: set[str] = set()
+        self.latest: dict[str, Checked] = {}  # uri -> the last result made, for pull requests
+        self.support_first: set[str] = set()  # opened; their support check runs before the check
+
+    # --- the gate every client message passes -------------------------------------
+    def holds(self, message: Any) -> bool:
+        """True if `message` must wait for a check of its document (it is kept and
+        handled later, in order)."""
+        uri = message_uri(message)
+        if uri is None:
+            return False
+        if uri in self.running:
+            self.held.setdefault(uri, []).append(message)
+            return True
+        is_request = getattr(message, "id", None) is not None and getattr(message, "method", None)
+        if is_request and uri in self.server.open_reports:
+            doc = self.server.document(uri)
+            if doc is not None and not doc.checked and self.problem_for(doc) is None:
+                self.start(uri)
+                if uri in self.running:
+                    self.held.setdefault(uri, []).append(message)
+                    return True
+        return False
+
+    # --- starting work ------------------------------------------------------------
+    def start(self, uri: str) -> None:
+        """Check the open document `uri` in a worker (again after the current check, if
+        one is running)."""
+        self.server.debouncer.cancel(uri)
+        if uri in self.running:
+            self.again.add(uri)
+            return
+        doc = self.server.document(uri)
+        if doc is None:
+            return
+        self._run(uri, lambda: self._check(doc, uri))
+
+    def open(self, uri: str, text: str, version: int | None) -> None:
+        """Open a document (reading a big file takes seconds too) and check it, unless its
+        support check is big enough to run first with progress (support_progress.py)."""
+        session = self.server.session
+
+        def job() -> Checked | None:
+            from citelens_server.runtime.support_first import worth_a_progress_bar
+
+            doc = session.open(uri, text, version)
+            if worth_a_progress_bar(doc):
+                self.support_first.add(uri)
+                return None
+            return self._check(doc, uri)
+
+        self._run(uri, job)
+
+    def reopen(self, uri: str, path: Path, version: int | None) -> None:
+        """Open the document again from the file on disk (the client's text and the
+        server's diverged) and check it; a file that cannot be read is logged once."""
+        session = self.server.session
+
+        def job() -> Checked | None:
+            doc = session.open_file(path)
+            doc.version = version
+            return self._check(doc, uri)
+
+        self._run(uri, job)  # no check is in flight: this change was not held for one
+
+    async def run(self, uri: str, job: Callable[[], None]) -> None:
+        """Other work on the document `uri` in a worker (the support batch), after the check
+        in flight if there is one, holding the document's messages meanwhile as a check does."""
+        while (current := self.running.get(uri)) is not None:
+            await asyncio.wait([current])  # its failure is logged by `_done`
+
+        def work() -> None:
+            job()
+
+        self._run(uri, work)
+        await asyncio.wait([self.running[uri]])
+
+    def _run(self, uri: str, job: Callable[[], Checked | None]) -> None:
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self.executor, job)
+        self.running[uri] = future
+        future.add_done_callback(lambda f: self._done(uri, f))
+
+    def _check(self, doc: OpenDocument, uri: str) -> Checked:
+        """In a worker: the findings of the document's current version, rendered."""
+        server = self.server
+        version, generation = doc.version, server.generation
+        try:
+            return Checked(doc, version, generation, server.diagnostics_json(doc, uri))
+        except SETTINGS_ERRORS as exc:
+            return Checked(doc, version, generation, None, Problem.settings(exc))
+        except Exception as exc:
+            server.errors.error(f"checking {uri}", exc)
+            return Checked(doc, version, generation, None, Problem.internal(exc))
+
+    # --- results ------------------------------------------------------------------
+    def _done(self, uri: str, future: asyncio.Future[Checked | None]) -> None:
+        self.running.pop(uri, None)
+        checked: Checked | None = None
+        try:
+            checked = future.result()
+        except Exception as exc:  # opening the document failed: said once per cause
+            self.server.errors.error(f"opening {uri}", exc)
+        held = self.held.pop(uri, [])
+        changed = any(getattr(m, "method", None) in DOCUMENT_CHANGES for m in held)
+        server = self.server
+        current = checked is not None and server.document(uri) is checked.doc
+        if current and not changed and checked is not None and checked.doc.version == checked.version:
+            self.latest[uri] = checked
+            server.deliver(uri, checked)
+        for message in held:  # in arrival order; a request may start the next check
+            server.protocol.handle_message(message)
+        if uri in self.again or uri in self.support_first:
+            self.again.discard(uri)
+            self.support_first.discard(uri)
+            server.request_check(uri, now=True)
+
+    def diagnostics_for(self, doc: OpenDocument) -> Checked | None:
+        """The rendered result of `doc` at its current version, if a worker made it."""
+        checked = self.latest.get(doc.uri)
+        if (
+            checked is not None
+            and checked.doc is doc
+            and checked.version == doc.version
+            and checked.generation == self.server.generation
+        ):
+            return checked
+        return None
+
+    def problem_for(self, doc: OpenDocument) -> Problem | None:
+        """Why the current version of `doc` could not be checked (None: it was, or it has
+        not been tried yet)."""
+        checked = self.diagnostics_for(doc)
+        return checked.problem if checked is not None else None
+
+    def forget(self, uri: str) -> None:
+        self.latest.pop(uri, None)
+
+    async def result(self, uri: str) -> None:
+        """Wait until the open document `uri` is checked (checking it in a worker)."""
+        while True:
+            running = self.running.get(uri)
+            if running is None:
+                doc = self.server.document(uri)
+                if doc is None or doc.checked or self.problem_for(doc) is not None:
+                    return
+                self.start(uri)
+                running = self.running.get(uri)
+                if running is None:
+                    return
+            try:
+                await asyncio.shield(running)
+            except Exception:  # logged by `_done`
+                return
+            await asyncio.sleep(0)  # let the held messages run first

@@ -1,0 +1,148 @@
+"""initialize / initialized / configuration: settings from every source the editor has.
+
+Per key the session ranks them: project file > the folder's editor settings >
+`initializationOptions` > defaults. `workspace/configuration` is asked with a timeout, so
+a client that never answers leaves the server running on what it already has.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+
+from citelens_server.lsp.capabilities import supports
+from citelens_server.lsp.positions import encoding_name
+from citelens_server.runtime.editor_settings import split_settings
+from citelens_server.runtime.protocol import choose_position_encoding
+from citelens_server.runtime.server import CiteLensServer, Feature, uri_path
+
+log = logging.getLogger("citelens_server")
+
+SECTION = "citelens"
+CONFIGURATION_TIMEOUT_S = 5.0
+#: files whose change can change the settings or what the checks read
+WATCHED = ("**/citelens.toml", "**/pyproject.toml", "**/*.jsonl", "**/*.json")
+
+
+def initialize(ls: CiteLensServer, params: types.InitializeParams) -> None:
+    from citelens.session import Workspace
+
+    ls.encoding = encoding_name(choose_position_encoding(params.capabilities))
+    editor, engine = split_settings(params.initialization_options, "initializationOptions")
+    ls.set_editor(editor)
+    folders = [uri_path(f.uri) for f in params.workspace_folders or ()]
+    if not folders and params.root_uri:
+        folders = [uri_path(params.root_uri)]
+    ls.folders = [f for f in folders if f is not None]
+    ls.session = Workspace(tuple(ls.folders), init_options=engine or None)
+    log_settings_messages(ls)
+    ls.pull = supports(params.capabilities, "text_document.diagnostic")
+    if ls.pull:
+        ls.add_features(ls.pull_features)
+    log.info(
+        "citelens %s: %s positions, %s diagnostics",
+        ls.version,
+        ls.encoding,
+        "pull" if ls.pull else "push",
+    )
+
+
+async def initialized(ls: CiteLensServer, params: types.InitializedParams) -> None:
+    await _watch_settings_files(ls)
+    if await read_configuration(ls):
+        ls.recheck_all()
+
+
+async def did_change_configuration(ls: CiteLensServer, params: types.DidChangeConfigurationParams) -> None:
+    changed = False
+    if supports(ls.client_capabilities, "workspace.configuration"):
+        changed = await read_configuration(ls)
+    else:  # clients without workspace/configuration push the settings here
+        settings = params.settings
+        if isinstance(settings, dict) and SECTION in settings:
+            settings = settings[SECTION]
+        editor, engine = split_settings(settings, "workspace/didChangeConfiguration", ls.editor)
+        ls.set_editor(editor)
+        ls.session.set_editor_settings(engine)
+        log_settings_messages(ls)
+        changed = True
+    if ls.session.refresh() or changed:
+        ls.recheck_all()
+
+
+def did_change_watched_files(ls: CiteLensServer, params: types.DidChangeWatchedFilesParams) -> None:
+    ls.runs.wake()  # a run file may have changed on disk
+    if ls.session.refresh():
+        ls.recheck_all()
+
+
+def shutdown(ls: CiteLensServer, *args: Any) -> None:
+    for uri in list(ls.open_reports):
+        ls.debouncer.cancel(uri)
+
+
+FEATURES: list[Feature] = [
+    (types.INITIALIZE, None, initialize),
+    (types.INITIALIZED, None, initialized),
+    (types.WORKSPACE_DID_CHANGE_CONFIGURATION, None, did_change_configuration),
+    (types.WORKSPACE_DID_CHANGE_WATCHED_FILES, None, did_change_watched_files),
+    (types.SHUTDOWN, None, shutdown),
+]
+
+
+async def read_configuration(ls: CiteLensServer) -> bool:
+    """Ask for section `citelens`: once globally, once per workspace folder."""
+    if not supports(ls.client_capabilities, "workspace.configuration"):
+        return False
+    scopes: list[Path | None] = [None, *ls.folders]
+    items = [
+        types.ConfigurationItem(section=SECTION, scope_uri=None if s is None else s.as_uri()) for s in scopes
+    ]
+    try:
+        answers = await asyncio.wait_for(
+            ls.workspace_configuration_async(types.ConfigurationParams(items=items)), CONFIGURATION_TIMEOUT_S
+        )
+    except Exception as exc:  # no answer, or an error: keep what we have
+        log.warning(
+            "workspace/configuration: no usable answer (%s); keeping the current settings", exc or "timeout"
+        )
+        return False
+    for scope, answer in zip(scopes, answers or ()):
+        where = "settings" if scope is None else f"settings of {scope}"
+        editor, engine = split_settings(answer, where, ls.editor)
+        if scope is None:
+            ls.set_editor(editor)
+        ls.session.set_editor_settings(engine, scope)
+    log_settings_messages(ls)
+    return True
+
+
+def log_settings_messages(ls: CiteLensServer) -> None:
+    """Editor values the session left out (a wrong type, an unknown key) go to the log."""
+    for message in ls.session.messages:
+        log.warning("%s", message)
+    ls.session.messages.clear()
+
+
+async def _watch_settings_files(ls: CiteLensServer) -> None:
+    if not supports(ls.client_capabilities, "workspace.did_change_watched_files.dynamic_registration"):
+        return
+    options = types.DidChangeWatchedFilesRegistrationOptions(
+        watchers=[types.FileSystemWatcher(glob_pattern=g) for g in WATCHED]
+    )
+    registration = types.Registration(
+        id="citelens-settings-files",
+        method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+        register_options=options,
+    )
+    try:
+        await asyncio.wait_for(
+            ls.client_register_capability_async(types.RegistrationParams(registrations=[registration])),
+            CONFIGURATION_TIMEOUT_S,
+        )
+    except Exception as exc:
+        log.info("file watching not registered (%s); settings files are re-read on save", exc or "timeout")

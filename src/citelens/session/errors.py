@@ -1,0 +1,12 @@
+"""The problems of a user's settings, spec or topics file: what a front end shows at the
+file that has them (never a crash), as opposed to a failure of the check itself."""
+
+from __future__ import annotations
+
+from citelens.config import ConfigError
+from citelens.specs import SpecError
+from citelens.topics import TopicFileError
+
+SETTINGS_ERRORS: tuple[type[Exception], ...] = (ConfigError, SpecError, TopicFileError)
+
+__all__ = ["SETTINGS_ERRORS", "ConfigError", "SpecError", "TopicFileError"]

@@ -1,0 +1,122 @@
+"""What the server relies on of pygls's and attrs's private behaviour, pinned: every use
+sits in `citelens_server.runtime.protocol` (attrs: `runtime.start_cache`), and an upgrade
+that changes one of these fails here, not in an editor."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+from types import SimpleNamespace
+
+from lsprotocol import types
+from pygls.protocol import LanguageServerProtocol
+
+from citelens_server.app import create_server
+from citelens_server.features import hover, sync
+from citelens_server.lsp.json_text import Json
+from citelens_server.runtime.protocol import CiteLensProtocol, choose_position_encoding, progress_cancelled
+
+SYNC = (types.TEXT_DOCUMENT_DID_OPEN, types.TEXT_DOCUMENT_DID_CHANGE, types.TEXT_DOCUMENT_DID_CLOSE)
+
+
+class _Writer:
+    def __init__(self) -> None:
+        self.data: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.data.append(data)
+
+    def close(self) -> None:
+        pass
+
+
+def test_handlers_are_found_by_method_in_the_feature_manager() -> None:
+    server = create_server()
+    features = server.protocol.fm.features
+    for method, handler in (
+        (types.TEXT_DOCUMENT_HOVER, hover.hover),
+        (types.TEXT_DOCUMENT_DID_OPEN, sync.did_open),
+    ):
+        registered = features[method]  # the plain function, given the server first
+        assert getattr(registered, "func", registered) is handler
+        assert getattr(registered, "args", (server,)) == (server,)
+
+
+def test_the_sync_notifications_bypass_pyglss_document_copies() -> None:
+    """pygls registers every `lsp_method` of the protocol class as a built-in feature; the
+    overrides keep its names, so the built-ins of document sync are the server's own."""
+    server = create_server()
+    builtin = server.protocol.fm.builtin_features
+    for method in SYNC:
+        name = f"lsp_text_document__{method.split('/')[1].replace('did', 'did_').lower()}"
+        assert getattr(LanguageServerProtocol, name).method_name == method
+        assert builtin[method].__func__ is getattr(CiteLensProtocol, name)
+        handlers = list(builtin[method](SimpleNamespace()))  # only the server's handler, no copy
+        assert [h for h, _args, _ in handlers] == [server.protocol.fm.features[method]]
+
+
+def test_a_json_result_is_written_as_is() -> None:
+    server = create_server()
+    protocol = server.protocol
+    assert "error" in inspect.signature(LanguageServerProtocol._send_response).parameters
+    writer = _Writer()
+    protocol.set_writer(writer)
+    protocol._result_types[7] = object()
+    protocol._send_response(7, Json(text='{"kind":"full","items":[]}'))
+    assert 7 not in protocol._result_types
+    header, body = writer.data[-1].split(b"\r\n\r\n", 1)
+    assert json.loads(body) == {"jsonrpc": "2.0", "id": 7, "result": {"kind": "full", "items": []}}
+    assert int(header.split(b"\r\n")[0].split(b":")[1]) == len(body)
+    protocol.notify_json("window/logMessage", {"type": 3, "message": "x"})
+    assert json.loads(writer.data[-1].split(b"\r\n\r\n", 1)[1])["params"]["message"] == "x"
+
+
+def test_messages_about_a_document_in_a_check_wait_for_it() -> None:
+    server = create_server()
+    protocol = server.protocol
+    assert protocol._server is server and protocol._shutdown is False
+    protocol.initialize_seen = True  # as after `initialize`
+    message = SimpleNamespace(
+        jsonrpc="2.0",
+        id=3,
+        method=types.TEXT_DOCUMENT_HOVER,
+        params=SimpleNamespace(text_document=SimpleNamespace(uri="file:///r.jsonl")),
+    )
+    loop = asyncio.new_event_loop()
+    try:
+        server.checks.running["file:///r.jsonl"] = loop.create_future()
+        protocol.handle_message(message)
+        assert server.checks.held["file:///r.jsonl"] == [message]
+    finally:
+        loop.close()
+
+
+def test_the_position_encoding_is_negotiated_as_pygls_does() -> None:
+    offered = types.ClientCapabilities(
+        general=types.GeneralClientCapabilities(position_encodings=[types.PositionEncodingKind.Utf8])
+    )
+    assert choose_position_encoding(offered) == types.PositionEncodingKind.Utf8
+    assert choose_position_encoding(types.ClientCapabilities()) == types.PositionEncodingKind.Utf16
+
+
+def test_a_cancelled_progress_token_is_seen() -> None:
+    server = create_server()
+    loop = asyncio.new_event_loop()
+    try:
+        future = loop.create_future()
+        server.work_done_progress.tokens["citelens-test-1"] = future
+        assert not progress_cancelled(server, "citelens-test-1")
+        future.cancel()
+        assert progress_cancelled(server, "citelens-test-1")
+        assert not progress_cancelled(server, "no-such-token")
+    finally:
+        loop.close()
+
+
+def test_attrs_compiles_generated_methods_through_one_function() -> None:
+    """The start cache wraps `attr._make._compile_and_eval(script, globs, locs, filename)`."""
+    import attr._make as make
+
+    params = list(inspect.signature(make._compile_and_eval).parameters)
+    assert params[:4] == ["script", "globs", "locs", "filename"]
