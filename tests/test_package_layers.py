@@ -21,8 +21,8 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"convert", "fixes", "corpus"}),  # conversion as values/edits; the fix loop; sources
     frozenset({"align"}),
     frozenset({"support"}),
-    frozenset({"session"}),  # what an editor holds
     frozenset({"overview"}),  # a run at a glance: the overview page's data and HTML
+    frozenset({"session"}),  # what an editor holds
     frozenset({"cli"}),
 )
 RANK = {package: n for n, layer in enumerate(LAYERS) for package in layer}

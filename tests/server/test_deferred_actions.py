@@ -11,10 +11,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tests.report_factory import generate_run
-from tests.server.raw_client import RawClient
-
 from citelens.source.line_index import LineIndex
+from tests.helpers.report_factory import generate_run
+from tests.server.raw_client import RawClient
 
 #: no resolveSupport: edits must come with the action or through a command
 NO_RESOLVE: dict[str, Any] = {

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.report_factory import generate_run
-from tests.server.raw_client import RawClient
-
 from citelens_server.runtime.checks import PROGRESS_CHARS
+from tests.helpers.report_factory import generate_run
+from tests.server.raw_client import RawClient
 
 
 def _progress(client: RawClient) -> list[str]:

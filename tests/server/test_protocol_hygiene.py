@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.report_factory import generate_run
+
+from tests.helpers.report_factory import generate_run
 from tests.server.raw_client import RawClient, position_change
 
 PUSH: dict[str, Any] = {

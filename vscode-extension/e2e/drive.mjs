@@ -355,6 +355,44 @@ try {
     }
   });
 
+  await step("Show Run Overview (offered by Check All Runs) opens the page; a click on a finding reveals it", async () => {
+    // the workspace's runs from the toast of Check All Runs when it is still up, else the active run
+    const offer = page.locator('.notification-toast .monaco-button:has-text("Show Run Overview")').first();
+    if (await offer.isVisible().catch(() => false)) {
+      log("overview: from the Check All Runs toast");
+      await offer.click();
+    } else {
+      log("overview: the toast is gone; from the command palette on the run");
+      await quickOpen(RUN);
+      await runCommand("CiteLens: Show Run Overview");
+    }
+    const view = page.frameLocator("iframe.webview.ready").frameLocator("iframe#active-frame");
+    const section = view.locator(`section.run[data-path$="/${RUN}"]`);
+    await section.locator("table.codes tr[data-code]").first().waitFor({ timeout: 60000 });
+    // the page's counts are the CLI's
+    const shown = Number(await section.locator(".card[data-testid=errors] b").innerText());
+    const errors = expected.filter((f) => f.severity === "error").length;
+    await shot("10-run-overview");
+    if (shown !== errors) throw new Error(`the overview shows ${shown} errors for ${RUN}; the CLI finds ${errors}`);
+    await section.locator("[id^=reports-] tbody tr").first().click();
+    const finding = section.locator(".detail .finding").first();
+    await finding.waitFor({ timeout: 15000 });
+    const first = expected.filter((f) => f.line === 1).sort((a, b) => a.column - b.column)[0];
+    await finding.click();
+    await page.waitForSelector(`.tab.active:has-text("${RUN}")`, { timeout: 15000 });
+    const selection = page.locator("#status\\.editor\\.selection, .statusbar-item[id='status.editor.selection']").first();
+    const want = `Ln ${first.line}, Col ${first.column}`;
+    const deadline = Date.now() + 10000;
+    let said = "";
+    while (Date.now() < deadline) {
+      said = (await selection.innerText().catch(() => "")).trim();
+      if (said.startsWith(want)) break;
+      await page.waitForTimeout(250);
+    }
+    await shot("11-overview-revealed");
+    if (!said.startsWith(want)) throw new Error(`the editor is at ${JSON.stringify(said)}; the finding is at ${want}`);
+  });
+
   await step("the Problems panel lists the findings of a run that was never opened", async () => {
     await page.keyboard.press("Escape");
     // the workspace check opened the Problems panel already (Ctrl+Shift+M would toggle it shut)

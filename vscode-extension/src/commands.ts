@@ -7,6 +7,7 @@ import { CORPUS_FILTERS, corporaEntry, indexArguments, indexOutcome, withCorpus 
 import { SERVER_COMMAND, judgeMessage, type CheckSummary, type ConvertAnswer, type IndexAnswer, type JudgeAnswer, type SpecInfo, type SpecList, type WriteAnswer } from "./serverCommands";
 import { RunsView, summaryLine } from "./runsView";
 import { relativeCorpus, relativeTo, targetItems } from "./settingTarget";
+import { OverviewPanel, overviewTargets, type OverviewAnswer } from "./overview";
 import { isRunFile, type SpecStatus } from "./statusBar";
 import { citedDocumentUri, type CitedDocuments } from "./virtualDocuments";
 
@@ -19,6 +20,8 @@ export function builtinSpecs(packageJSON: any): SpecInfo[] {
 }
 
 export class Commands {
+  readonly overview = new OverviewPanel();
+
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly server: CiteLensServer,
@@ -250,7 +253,10 @@ export class Commands {
           this.runs.show(result);
           await vscode.commands.executeCommand(`${RunsView.id}.focus`);
         } else await vscode.commands.executeCommand("workbench.actions.view.problems");
-        void vscode.window.showInformationMessage(`CiteLens: ${summary}`);
+        const overview = "Show Run Overview";
+        void vscode.window.showInformationMessage(`CiteLens: ${summary}`, overview).then((c) => {
+          if (c === overview) void this.showOverview();
+        });
       },
     );
   }
@@ -278,6 +284,25 @@ export class Commands {
     logChannel().info(message.text);
     if (message.ok) void vscode.window.showInformationMessage(message.text);
     else void vscode.window.showWarningMessage(message.text);
+  }
+
+  /** Show Run Overview: the explorer's selection, the file or folder clicked, the active run, or the workspace's runs. */
+  async showOverview(clicked?: vscode.Uri, selected?: vscode.Uri[]): Promise<void> {
+    const editor = vscode.window.activeTextEditor;
+    const clickedUri = clicked instanceof vscode.Uri ? clicked : undefined;
+    const selection = Array.isArray(selected) ? selected.filter((u) => u instanceof vscode.Uri) : undefined;
+    const targets = overviewTargets(clickedUri, selection, editor?.document.uri, isRunFile(editor?.document));
+    const answer = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: "CiteLens: summing up the runs" },
+      () => this.run<OverviewAnswer>(SERVER_COMMAND.runOverview, targets.length ? [targets] : []),
+    );
+    if (!answer) return;
+    for (const problem of answer.problems ?? []) logChannel().warn(problem);
+    if (!answer.html) {
+      void vscode.window.showInformationMessage(`CiteLens: no overview: ${answer.reason ?? "nothing to sum up"}.`);
+      return;
+    }
+    this.overview.show(answer);
   }
 
   /** Show Cited Document: the document cited at the cursor (or at the given position), read-only. */

@@ -40,6 +40,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   register("citelens.checkWorkspace", () => commands.checkWorkspace());
   register("citelens.judgeCitation", (uri?: unknown, line?: unknown, character?: unknown) => commands.judge(false, uri, line, character));
   register("citelens.judgeFile", (uri?: unknown) => commands.judge(true, uri));
+  register("citelens.showOverview", (uri?: vscode.Uri, uris?: vscode.Uri[]) => commands.showOverview(uri, uris));
+  context.subscriptions.push(commands.overview);
   register("citelens.showDocument", (uri?: unknown, line?: unknown, character?: unknown) => commands.showDocument(uri, line, character));
   register("citelens.installServer", async () => {
     const interpreter = srv.interpreter ?? (await srv.pickInterpreter());

@@ -16,6 +16,7 @@ export const SERVER_COMMAND = {
   writeSetting: "citelens.writeSetting",
   judgeCitation: "citelens.judgeCitation",
   judgeFile: "citelens.judgeFile",
+  runOverview: "citelens.runOverview",
 } as const;
 
 /** Extension commands whose ids the server also uses; the client must not register these. */
@@ -33,6 +34,7 @@ export const OWN_COMMANDS: ReadonlySet<string> = new Set([
   "citelens.installServer",
   "citelens.selectInterpreter",
   "citelens.showLog",
+  "citelens.showOverview",
 ]);
 
 export interface SpecInfo {

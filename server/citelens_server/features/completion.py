@@ -24,6 +24,7 @@ TRIGGERS = ['"', ",", "[", "{", ":", " "]
 
 
 def completion(ls: CiteLensServer, params: types.CompletionParams) -> types.CompletionList | None:
+    """The engine's candidates at the cursor, each replacing the token being typed."""
     at = ls.document_at(params)
     if at is None:
         return None

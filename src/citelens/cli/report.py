@@ -115,8 +115,8 @@ def _overviews(
 ) -> tuple[Overview, int]:
     """Each run checked as `citelens check` does, then summed up (files that cannot be
     read are named on standard error and counted)."""
-    from citelens.overview.runs import overview_of
     from citelens.session import Workspace
+    from citelens.session.overview import overview_of
 
     workspace = Workspace(cli=cli, checker_options={"cache_size": 0, "workers": 1}, support_runs=support_runs)
     try:

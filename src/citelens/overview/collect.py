@@ -11,7 +11,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from citelens.check.view import ReportView
 from citelens.overview.model import (
@@ -31,7 +31,22 @@ from citelens.overview.model import (
 
 if TYPE_CHECKING:
     from citelens.check.result import FileResult
-    from citelens.session.open_document import OpenDocument
+    from citelens.check.track_spec import TrackSpec
+    from citelens.source.run_text import Item
+
+
+class RunText(Protocol):
+    """What the overview reads of an open run (`citelens.session.OpenDocument` is one):
+    its text, its report items and their sentences."""
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def items(self) -> list[Item]: ...
+
+    def sentences(self, report: int) -> list[Any]: ...
+
 
 #: doc id, report -> the document's text (None: not available)
 DocumentText = Callable[[str, Mapping[str, Any]], str | None]
@@ -88,9 +103,10 @@ def _evidence_only(evidence: list[Mapping[str, Any]]) -> list[Passage]:
 
 
 def run_overview(
-    doc: OpenDocument,
+    doc: RunText,
     result: FileResult,
     *,
+    spec: TrackSpec | None,
     spec_id: str | None,
     summary: Callable[[str], str],
     docs_link: Callable[[str], str | None],
@@ -98,7 +114,6 @@ def run_overview(
 ) -> RunOverview:
     """The overview of one checked run (`result` is what `citelens check` gave for the
     text of `doc`)."""
-    spec = doc.checker.spec
     items = doc.items
     starts = [item.start for item in items]
     totals = Counts()
@@ -145,8 +160,11 @@ def run_overview(
             support = support_docs[judged]
             judged += 1
         if support is not None and isinstance(value, dict):
-            row.groundedness = support["hallucination_metrics"]["groundedness_score"]
-            groundedness.append(row.groundedness)
+            counts = support["counts"]
+            if any(counts.get(v, 0) for v in ("supported", "partial", "unsupported")):
+                # a report with nothing judged has no groundedness to average
+                row.groundedness = support["hallucination_metrics"]["groundedness_score"]
+                groundedness.append(row.groundedness)
             _add_support(detail, support, value, document_text, row, by_judge, sentence_verdicts)
         sentence_spans = [(s.start, s.end) for s in sentences]
         for f in per_report[k]:

@@ -1,5 +1,6 @@
 """The overview of run files named by path, checked with the settings of a `Workspace`:
-what `citelens report` writes and what the editor's "Show Run Overview" shows."""
+what `citelens report` writes and what the editor's "Show Run Overview" shows
+(`overview_page`: the HTML)."""
 
 from __future__ import annotations
 
@@ -82,6 +83,7 @@ def overview_of(
             run_overview(
                 doc,
                 result,
+                spec=doc.checker.spec,
                 spec_id=spec_label(path) if spec_label is not None else settings.spec,
                 summary=summary,
                 docs_link=lambda code: docs_uri(code, docs_base),
@@ -89,3 +91,22 @@ def overview_of(
             )
         )
     return NamedRuns(Overview(title, __version__, runs), problems)
+
+
+def overview_page(
+    workspace: Workspace, paths: Sequence[str | Path], texts: Mapping[str, str]
+) -> dict[str, Any]:
+    """The editor's answer: `{html, runs (absolute paths), problems}`, or `{html: None,
+    reason}` when the settings cannot be read (an unknown spec, a broken topics file)."""
+    from citelens.overview.page import render_page
+    from citelens.session.errors import SETTINGS_ERRORS
+
+    try:
+        named = overview_of(workspace, paths, title="CiteLens run overview", texts=texts)
+    except SETTINGS_ERRORS as exc:
+        return {"html": None, "reason": str(exc)}
+    return {
+        "html": render_page(named.overview),
+        "runs": [str(Path(r.path).resolve()) for r in named.overview.runs],
+        "problems": named.problems,
+    }
