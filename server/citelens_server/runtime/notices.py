@@ -5,18 +5,15 @@ is also shown as a warning (window/showMessage), with the `citelens trust` comma
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
-
 from lsprotocol import types
-
-if TYPE_CHECKING:
-    from citelens_server.runtime.server import CiteLensServer
+from pygls.lsp.server import LanguageServer
 
 log = logging.getLogger("citelens_server")
 
 
-def show_notices(server: CiteLensServer) -> None:
-    """Show and log the session's new notices (on the event loop's thread)."""
+def show_notices(server: LanguageServer) -> None:
+    """Show and log the session's new notices (on the event loop's thread). Typed by
+    pygls's server, not ours: this module stays out of the server's import cycle."""
     session = getattr(server, "session", None)  # none before `initialize`
     if session is None or not session.notices:
         return
