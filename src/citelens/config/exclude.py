@@ -5,6 +5,7 @@ gitignore-style, relative to the project file's folder (`config.globs`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Final
 
@@ -42,7 +43,13 @@ class Exclusion:
     respect_gitignore: bool = True
 
     def globs(self) -> PathGlobs:
-        return PathGlobs((*ALWAYS_EXCLUDED, *self.exclude, *self.extend_exclude), self.base)
+        return _globs(self)
+
+
+@lru_cache(maxsize=256)
+def _globs(exclusion: Exclusion) -> PathGlobs:
+    """One matcher per exclusion (a folder search asks for it at every file)."""
+    return PathGlobs((*ALWAYS_EXCLUDED, *exclusion.exclude, *exclusion.extend_exclude), exclusion.base)
 
 
 def read_exclusion(raw: dict[str, Any], path: Path, lines: TomlLines, table: Table) -> Exclusion:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 
@@ -56,6 +57,7 @@ def _translate(body: str) -> str:
     return "".join(out)
 
 
+@lru_cache(maxsize=4096)
 def compile_pattern(text: str) -> Pattern | None:
     """One gitignore line as a `Pattern` (None for a blank line or a comment)."""
     line = text.rstrip("\n\r")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from citelens.source.file_kind import REPORT_MARKERS
@@ -75,6 +76,14 @@ def _records(head: str) -> list[dict[str, Any]]:
     return records
 
 
+@lru_cache(maxsize=1)
+def _shapes() -> tuple[Any, ...]:
+    """The corpus shapes, read once (a folder search asks at every file)."""
+    from citelens.corpus.shapes import shapes
+
+    return shapes()
+
+
 def record_kind(head: str) -> RecordKind:
     """The kind of records the start of a file holds."""
     records = _records(head)
@@ -82,11 +91,10 @@ def record_kind(head: str) -> RecordKind:
         return RecordKind("unknown")
     if any(any(key in r for key in _REPORT_KEYS) or "metadata" in r for r in records):
         return RecordKind("reports")
-    from citelens.corpus.shapes import shapes
     from citelens.topics.fields import TOPIC_FIELDS
 
     first = records[0]
-    for shape in shapes():
+    for shape in _shapes():
         if all(all(key in r for key in shape.requires) for r in records):
             topic_id = next((k for k in TOPIC_FIELDS["id"][:3] if k in first), None)
             if topic_id is None:

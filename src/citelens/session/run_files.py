@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import stat
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -236,9 +237,14 @@ def content_problem(path: Path, head: str | None = None) -> str | None:
 
 
 def _is_builtin(spec: str) -> bool:
+    return spec in _builtin_ids()
+
+
+@lru_cache(maxsize=1)
+def _builtin_ids() -> frozenset[str]:
     from citelens.specs import builtin_specs
 
-    return spec in builtin_specs()
+    return frozenset(builtin_specs())
 
 
 def find_runs(workspace: Workspace, named: list[str], *, respect_gitignore: bool = True) -> RunFiles:
