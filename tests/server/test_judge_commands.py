@@ -13,8 +13,8 @@ import pytest
 from lsprotocol import types
 
 from citelens.source.line_index import LineIndex
+from tests.helpers.chat_server import Reply, chat_server
 from tests.helpers.lsp_session import diagnostics, open_document
-from tests.support.chat_server import Reply, chat_server
 
 SENTENCE = "Worms live in the dirt and make tunnels."
 DOCUMENT = "Earthworms are tube-shaped segmented worms that live in soil and create tunnels."

@@ -18,7 +18,7 @@ from citelens.support.llm_client import CallFailed, Cancelled, ChatClient, api_k
 from citelens.support.llm_judge import LLMBackend
 from citelens.support.llm_prompt import PromptError, load_prompt
 from citelens.support.model_judge import Item, run_model
-from tests.support.chat_server import Reply, chat_server
+from tests.helpers.chat_server import Reply, chat_server
 
 SENTENCE = "Worms live in the dirt and make tunnels."
 DOCUMENT = "Earthworms are tube-shaped segmented worms that live in soil and create tunnels."

@@ -5,6 +5,7 @@ is also shown as a warning (window/showMessage), with the `citelens trust` comma
 from __future__ import annotations
 
 import logging
+
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
