@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from citelens.source.line_index import LineIndex
+from tests.helpers.raw_client import RawClient
 from tests.helpers.report_factory import generate_run
-from tests.server.raw_client import RawClient
 
 #: no resolveSupport: edits must come with the action or through a command
 NO_RESOLVE: dict[str, Any] = {

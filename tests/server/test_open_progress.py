@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from citelens_server.runtime.checks import PROGRESS_CHARS
+from tests.helpers.raw_client import RawClient
 from tests.helpers.report_factory import generate_run
-from tests.server.raw_client import RawClient
 
 
 def _progress(client: RawClient) -> list[str]:

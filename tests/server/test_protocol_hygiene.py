@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from tests.helpers.raw_client import RawClient, position_change
 from tests.helpers.report_factory import generate_run
-from tests.server.raw_client import RawClient, position_change
 
 PUSH: dict[str, Any] = {
     "textDocument": {"publishDiagnostics": {"versionSupport": True}, "hover": {"contentFormat": ["markdown"]}}

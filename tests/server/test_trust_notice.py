@@ -7,8 +7,7 @@ import socket
 
 from lsprotocol import types
 
-from tests.helpers.lsp_session import open_document, wait_until
-from tests.server.conftest import start
+from tests.helpers.lsp_session import open_document, start, wait_until
 
 
 async def test_an_untrusted_service_is_not_contacted_and_the_user_is_told_once(fresh, bare):

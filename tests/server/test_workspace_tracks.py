@@ -16,9 +16,15 @@ from lsprotocol import types
 
 from citelens.cli import main
 from citelens.source.line_index import LineIndex
-from tests.helpers.lsp_session import PROFILES, TIMEOUT, as_tuples, install_version_tracking, open_document
+from tests.helpers.lsp_session import (
+    PROFILES,
+    TIMEOUT,
+    as_tuples,
+    install_version_tracking,
+    open_document,
+    start,
+)
 from tests.helpers.workspace_tracks import RUNS, copy_workspace
-from tests.server.conftest import start
 
 
 @pytest.fixture
