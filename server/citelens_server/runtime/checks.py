@@ -80,6 +80,7 @@ class BackgroundChecks:
         self.executor = ThreadPoolExecutor(CHECK_WORKERS, thread_name_prefix="citelens-check")
         self.running: dict[str, asyncio.Future[Checked | None]] = {}
         self.held: dict[str, list[Any]] = {}  # uri -> messages waiting for its check
+        self.waited: set[int] = set()  # ids of held requests (they wait for one check only)
         self.again: set[str] = set()
         self.latest: dict[str, Checked] = {}  # uri -> the last result made, for pull requests
         self.support_first: set[str] = set()  # opened; their support check runs before the check
@@ -87,22 +88,33 @@ class BackgroundChecks:
     # --- the gate every client message passes -------------------------------------
     def holds(self, message: Any) -> bool:
         """True if `message` must wait for a check of its document (it is kept and
-        handled later, in order)."""
+        handled later, in order). A request waits for one check at most: handled again
+        after it, it is answered from the document as it is then (re-checking the edited
+        reports on the spot), so a burst of edits, each starting a check, never keeps a
+        hover waiting until the burst ends."""
         uri = message_uri(message)
         if uri is None:
             return False
-        if uri in self.running:
-            self.held.setdefault(uri, []).append(message)
+        if uri in self.running:  # the engine never sees a document from two threads
+            self._hold(uri, message)
             return True
         is_request = getattr(message, "id", None) is not None and getattr(message, "method", None)
+        if is_request and id(message) in self.waited:
+            self.waited.discard(id(message))
+            return False
         if is_request and uri in self.server.open_reports:
             doc = self.server.document(uri)
             if doc is not None and not doc.checked and self.problem_for(doc) is None:
                 self.start(uri)
                 if uri in self.running:
-                    self.held.setdefault(uri, []).append(message)
+                    self._hold(uri, message)
                     return True
         return False
+
+    def _hold(self, uri: str, message: Any) -> None:
+        self.held.setdefault(uri, []).append(message)
+        if getattr(message, "id", None) is not None:
+            self.waited.add(id(message))
 
     # --- starting work ------------------------------------------------------------
     def start(self, uri: str) -> None:
