@@ -255,12 +255,13 @@ export class Commands {
         } else await vscode.commands.executeCommand("workbench.actions.view.problems");
         const overview = "Show Run Overview";
         void vscode.window.showInformationMessage(`CiteLens: ${summary}`, overview).then((c) => {
-          if (c === overview) void this.showOverview();
+          if (c === overview) void this.showOverview(undefined, undefined, true);
         });
       },
     );
   }
 
+<<<<<<< HEAD
   /**
    * Judge This Citation / Judge This File with the model the server is set up with (its
    * environment: CITELENS_LLM_ENDPOINT and CITELENS_LLM_MODEL, or CITELENS_NLI_MODEL). The
@@ -288,10 +289,14 @@ export class Commands {
 
   /** Show Run Overview: the explorer's selection, the file or folder clicked, the active run, or the workspace's runs. */
   async showOverview(clicked?: vscode.Uri, selected?: vscode.Uri[]): Promise<void> {
+=======
+  /** Show Run Overview: the explorer's selection, the file or folder clicked, the active run, or (`workspace`) the workspace's runs. */
+  async showOverview(clicked?: vscode.Uri, selected?: vscode.Uri[], workspace = false): Promise<void> {
+>>>>>>> wt-23
     const editor = vscode.window.activeTextEditor;
     const clickedUri = clicked instanceof vscode.Uri ? clicked : undefined;
     const selection = Array.isArray(selected) ? selected.filter((u) => u instanceof vscode.Uri) : undefined;
-    const targets = overviewTargets(clickedUri, selection, editor?.document.uri, isRunFile(editor?.document));
+    const targets = workspace ? [] : overviewTargets(clickedUri, selection, editor?.document.uri, isRunFile(editor?.document));
     const answer = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: "CiteLens: summing up the runs" },
       () => this.run<OverviewAnswer>(SERVER_COMMAND.runOverview, targets.length ? [targets] : []),
