@@ -261,7 +261,6 @@ export class Commands {
     );
   }
 
-<<<<<<< HEAD
   /**
    * Judge This Citation / Judge This File with the model the server is set up with (its
    * environment: CITELENS_LLM_ENDPOINT and CITELENS_LLM_MODEL, or CITELENS_NLI_MODEL). The
@@ -287,12 +286,8 @@ export class Commands {
     else void vscode.window.showWarningMessage(message.text);
   }
 
-  /** Show Run Overview: the explorer's selection, the file or folder clicked, the active run, or the workspace's runs. */
-  async showOverview(clicked?: vscode.Uri, selected?: vscode.Uri[]): Promise<void> {
-=======
   /** Show Run Overview: the explorer's selection, the file or folder clicked, the active run, or (`workspace`) the workspace's runs. */
   async showOverview(clicked?: vscode.Uri, selected?: vscode.Uri[], workspace = false): Promise<void> {
->>>>>>> wt-23
     const editor = vscode.window.activeTextEditor;
     const clickedUri = clicked instanceof vscode.Uri ? clicked : undefined;
     const selection = Array.isArray(selected) ? selected.filter((u) => u instanceof vscode.Uri) : undefined;
