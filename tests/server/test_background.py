@@ -19,6 +19,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
+from citelens.config.trust import trust
 from citelens_server.lsp.markdown import escape
 from tests.helpers.lsp_session import (
     SERVER_COMMAND,
@@ -70,6 +71,7 @@ def held_service(workspace: Path) -> Iterator[type[_HeldService]]:
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{httpd.server_address[1]}/v1/held;timeout=300;retries=0;cache=off"
     (workspace / "citelens.toml").write_text(f'spec = "rag25"\ncorpora = ["{url}"]\n', encoding="utf-8")
+    trust(workspace / "citelens.toml")  # a project file names a service only once trusted
     yield handler
     handler.release.set()
     httpd.shutdown()

@@ -38,6 +38,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--support-cache", metavar="PATH", help="verdict cache file (see check); 'none' for memory only"
     )
+    from citelens.cli.check import _judge_options
+
+    _judge_options(p)  # the support judge, as for `citelens check --support`
     p.add_argument("-o", "--output", metavar="FILE", help="write the page to FILE (default: standard output)")
     p.add_argument("--force", action="store_true", help="with -o: replace an existing file")
     p.add_argument(
