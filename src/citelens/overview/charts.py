@@ -95,7 +95,7 @@ def support_chart(topics: list[TopicRow]) -> str:
 def comparison_chart(runs: list[RunOverview]) -> str:
     """One row per run, like a leaderboard: errors per report, then the support shares."""
     body = []
-    half = BAR_WIDTH / 2 - 10
+    half = BAR_WIDTH / 2 - 30
     worst = max((r.findings.errors / r.reports if r.reports else 0.0) for r in runs) or 1.0
     for i, r in enumerate(runs):
         y = i * (BAR_HEIGHT + GAP) + 22
@@ -115,7 +115,7 @@ def comparison_chart(runs: list[RunOverview]) -> str:
         body.append(_text(LABEL_WIDTH + half * per / worst + 4, y + 13, f"{per:.2f}", "count"))
         total = sum(r.support.sentences.get(p, 0) for p in SUPPORT_PARTS) if r.support is not None else 0
         if r.support is not None and total:
-            x0 = LABEL_WIDTH + half + 20
+            x0 = LABEL_WIDTH + half + 56
             for part in SUPPORT_PARTS:
                 n = r.support.sentences.get(part, 0)
                 w = half * n / total
@@ -125,5 +125,5 @@ def comparison_chart(runs: list[RunOverview]) -> str:
                     )
                 x0 += w
     body.append(_text(LABEL_WIDTH, 12, "errors per report", "axis"))
-    body.append(_text(LABEL_WIDTH + half + 20, 12, "sentences by verdict", "axis"))
+    body.append(_text(LABEL_WIDTH + half + 56, 12, "sentences by verdict", "axis"))
     return _svg(len(runs) * (BAR_HEIGHT + GAP) + 26, body, "runs side by side")
