@@ -37,6 +37,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -53,7 +54,12 @@ class Client:
     def __init__(self, cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> None:
         self.started = time.perf_counter()
         self.proc = subprocess.Popen(
-            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=cwd, env=env
+            cmd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=None if os.environ.get("BENCH_SERVER_LOG") else subprocess.DEVNULL,
+            cwd=cwd,
+            env=env,
         )
         self.inbox: queue.Queue = queue.Queue()
         self.next_id = 0
@@ -164,7 +170,7 @@ def installed_like() -> dict[str, str]:
 
     for package in (citelens, citelens_server):
         compileall.compile_dir(Path(package.__file__).parent, quiet=1, force=False, legacy=False)
-    cache = ROOT / "bench" / "out" / "server-cache"
+    cache = Path(tempfile.gettempdir()) / "citelens-bench-server-cache"
     shutil.rmtree(cache, ignore_errors=True)
     return {**os.environ, "CITELENS_CACHE_DIR": str(cache)}
 
@@ -244,7 +250,9 @@ def main() -> None:
     ap.add_argument("-n", type=int, default=1000, help="reports in the run")
     ap.add_argument("--edits", type=int, default=1000)
     ap.add_argument("--hovers", type=int, default=200)
-    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "server")
+    ap.add_argument(
+        "--out", type=Path, default=Path(tempfile.gettempdir()) / "citelens-bench-server"
+    )  # outside the repo: its .gitignore excludes bench/out, and an ignored file is not a run
     ap.add_argument("--actions", type=int, default=100, help="code action requests per client")
     ap.add_argument("--burst", type=int, default=2000, help="edits in the burst with hovers")
     ap.add_argument("--large-n", type=int, default=10000, help="reports of the large run (0: skip)")
