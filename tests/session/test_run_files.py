@@ -93,6 +93,13 @@ def test_an_open_document_is_judged_by_its_text(root: Path) -> None:
     assert not is_run(workspace, root / "scratch" / "draft.jsonl", run.read_text(), top=root)
 
 
+def test_an_open_document_ignored_by_git_is_still_checked(root: Path) -> None:
+    run = root / "output" / "converted.jsonl"  # a run under an ignored folder
+    workspace = Workspace([root])
+    assert str(run) not in find_runs(workspace, [str(root)]).paths  # a folder walk skips it
+    assert is_run(workspace, run, run.read_text(), top=root)  # the editor has it open
+
+
 def test_a_json_file_without_reports_is_no_run(root: Path) -> None:
     (root / "package.json").write_text('{\n  "name": "x",\n  "version": "1.0.0"\n}\n')
     (root / "one.json").write_text((root / "rag25" / "baseline.jsonl").read_text())

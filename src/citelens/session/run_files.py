@@ -254,5 +254,7 @@ def find_runs(workspace: Workspace, named: list[str], *, respect_gitignore: bool
 
 def is_run(workspace: Workspace, path: Path, head: str | None = None, *, top: Path | None = None) -> bool:
     """Whether an editor's document is a run (for the diagnostics of open files); `top`:
-    the workspace folder holding it (where the default exclusions and `.gitignore` start)."""
-    return RunFinder(workspace, top=top).not_a_run(path, head) is None
+    the workspace folder holding it (where the default exclusions start). Opening a file
+    is naming it, as far as `.gitignore` goes: generated runs are often ignored, and an
+    open run without diagnostics would read as a clean one. `exclude` still applies."""
+    return RunFinder(workspace, top=top, respect_gitignore=False).not_a_run(path, head) is None
