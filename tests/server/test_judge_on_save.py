@@ -118,7 +118,9 @@ async def test_without_on_save_a_save_sends_nothing(stand_in, fresh, tmp_path):
     assert answer["ok"] and answer["judge"] == "llm:stand-in" and answer["answered"] == 2
 
 
-async def test_the_hover_shows_what_the_cli_cached_without_calling_the_model(stand_in, fresh, tmp_path, capsys):
+async def test_the_hover_shows_what_the_cli_cached_without_calling_the_model(
+    stand_in, fresh, tmp_path, capsys
+):
     folder = tmp_path / "ws"
     folder.mkdir()
     _project(folder, judge="lexical")  # the project judges lexically; the user has a model set up
@@ -138,7 +140,9 @@ async def test_the_hover_shows_what_the_cli_cached_without_calling_the_model(sta
 async def test_a_project_file_not_trusted_cannot_name_the_model(stand_in, fresh, tmp_path):
     folder = tmp_path / "ws"
     folder.mkdir()
-    _project(folder, extra=f'[support_model]\nendpoint = "{stand_in.url}"\nmodel = "theirs"\non_save = true\n')
+    _project(
+        folder, extra=f'[support_model]\nendpoint = "{stand_in.url}"\nmodel = "theirs"\non_save = true\n'
+    )
     path, text = _write_run(folder)
     await _start(fresh, folder, None)
     uri = open_document(fresh, path, text)

@@ -168,6 +168,9 @@ def settings_from_table(
         if bad:
             raise ConfigError(f"{key!r} must be a list of strings, not holding {bad[0]!r}", path, line(key))
 
+    model_problem = model_table_problem(raw.get("support_model", {}))
+    if model_problem is not None:
+        raise ConfigError(model_problem[1], path, line(model_problem[0], ("support_model",)))
     raw, withheld = withhold_untrusted(raw, path)
     support_thresholds = _support_thresholds(raw.get("support_thresholds", {}), path, line)
     if raw.get("support_judge", "lexical") not in SUPPORT_JUDGES:
@@ -176,9 +179,6 @@ def settings_from_table(
             path,
             line("support_judge"),
         )
-    model_problem = model_table_problem(raw.get("support_model", {}))
-    if model_problem is not None:
-        raise ConfigError(model_problem[1], path, line(model_problem[0], ("support_model",)))
     base = path.parent
     spec = _resolve_spec(raw["spec"], base, path, line("spec")) if "spec" in raw else None
     topics = None

@@ -122,7 +122,7 @@ def withhold_untrusted(raw: Mapping[str, Any], path: Path) -> tuple[dict[str, An
     user's own config file is theirs: it needs no trust."""
     if path.absolute() == user_config_file().absolute():
         return dict(raw), None
-    found: list[tuple[str, str, list[str]]] = []
+    found: list[tuple[str, Any, list[str]]] = []  # (key, a string or a table, what it would do)
     for key, value in raw.items():
         entries = value if isinstance(value, list) else [value]
         for entry in entries:
