@@ -114,10 +114,17 @@ _saving: dict[str, bool] = {}
 def judge_on_save(ls: CiteLensServer, uri: str) -> None:
     """A saved file: judge it with the model in the background when its settings ask for
     it (a model judge, `support_model.on_save`, a model set up); else nothing."""
+    from citelens.session.errors import SETTINGS_ERRORS
     from citelens.session.model_setup import judges_on_save
 
     doc = ls.document(uri)
-    if doc is None or not judges_on_save(doc.settings):
+    if doc is None:
+        return
+    try:
+        wanted = judges_on_save(doc.settings)
+    except SETTINGS_ERRORS:  # a broken project file: the check says so
+        return
+    if not wanted:
         return
     if uri in _saving:
         _saving[uri] = True
