@@ -6,49 +6,31 @@ message."""
 
 from __future__ import annotations
 
-import json
-import os
-
 import pytest
 from lsprotocol import types
 
 from citelens.source.line_index import LineIndex
 from tests.helpers.chat_server import Reply, chat_server
+from tests.helpers.judge_runs import DOCUMENT, SENTENCE, write_run
 from tests.helpers.lsp_session import diagnostics, open_document
-
-SENTENCE = "Worms live in the dirt and make tunnels."
-DOCUMENT = "Earthworms are tube-shaped segmented worms that live in soil and create tunnels."
 
 
 @pytest.fixture
-def stand_in(workspace):
-    """A stand-in model that says "No Support", named in the environment the server starts with."""
+def stand_in(workspace, monkeypatch, tmp_path):
+    """A stand-in model that says "No Support", named in the environment the server starts
+    with (and the user's cache folder the test's own)."""
     with chat_server(lambda body: Reply("No Support")) as server:
-        saved = {k: os.environ.get(k) for k in ("CITELENS_LLM_ENDPOINT", "CITELENS_LLM_MODEL")}
-        os.environ.update(CITELENS_LLM_ENDPOINT=server.url, CITELENS_LLM_MODEL="stand-in")
+        monkeypatch.setenv("CITELENS_LLM_ENDPOINT", server.url)
+        monkeypatch.setenv("CITELENS_LLM_MODEL", "stand-in")
+        monkeypatch.setenv("CITELENS_CACHE_DIR", str(tmp_path / "user-cache"))
         (workspace / "citelens.toml").write_text('spec = "kiddie"\nsupport = true\n', encoding="utf-8")
-        try:
-            yield server
-        finally:
-            for k, v in saved.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
+        yield server
 
 
 def _open(client, workspace):
-    report = {
-        "metadata": {"team_id": "t", "run_id": "r", "topic_id": "worms"},
-        "responses": [
-            {"text": SENTENCE, "citations": ["Earthworm"]},
-            {"text": "Worms make tunnels in soil.", "citations": ["Earthworm"]},
-        ],
-        "documents": {"Earthworm": {"id": "Earthworm", "text": DOCUMENT}},
-    }
-    text = json.dumps(report) + "\n"
-    path = workspace / "run.jsonl"
-    path.write_text(text, encoding="utf-8")
+    responses = [(SENTENCE, ["Earthworm"]), ("Worms make tunnels in soil.", ["Earthworm"])]
+    path = write_run(workspace, responses, {"Earthworm": DOCUMENT})
+    text = path.read_text(encoding="utf-8")
     return open_document(client, path, text), text
 
 

@@ -19,9 +19,7 @@ from citelens.support.llm_judge import LLMBackend
 from citelens.support.llm_prompt import PromptError, load_prompt
 from citelens.support.model_judge import Item, run_model
 from tests.helpers.chat_server import Reply, chat_server
-
-SENTENCE = "Worms live in the dirt and make tunnels."
-DOCUMENT = "Earthworms are tube-shaped segmented worms that live in soil and create tunnels."
+from tests.helpers.judge_runs import DOCUMENT, SENTENCE, UNRELATED, check_support, cited_verdicts, write_run
 
 
 def _backend(url: str, **client: object) -> LLMBackend:
@@ -207,49 +205,18 @@ def test_a_prompt_file_of_ones_own(tmp_path: Path) -> None:
 
 
 def _run(tmp_path: Path, citations: list[str], docs: dict[str, str]) -> Path:
-    report = {
-        "metadata": {"team_id": "t", "run_id": "r", "topic_id": "worms"},
-        "responses": [
-            {"text": SENTENCE, "citations": citations},
-            {"text": "Comets orbit distant stars slowly.", "citations": citations[:1]},
-        ],
-        "documents": {k: {"id": k, "text": v} for k, v in docs.items()},
-    }
-    path = tmp_path / "run.jsonl"
-    path.write_text(json.dumps(report) + "\n")
-    return path
+    return write_run(tmp_path, [(SENTENCE, citations), (UNRELATED, citations[:1])], docs)
 
 
-def _check(capsys, run: Path, url: str, cache: Path, *extra: str) -> tuple[int, str, str]:
-    code = main(
-        [
-            "check",
-            str(run),
-            "--spec",
-            "kiddie",
-            "--support",
-            "--judge",
-            extra[0] if extra else "llm",
-            "--llm-endpoint",
-            url,
-            "--llm-model",
-            "test-model",
-            "--support-cache",
-            str(cache),
-            "--format",
-            "json",
-            "--executor",
-            "serial",
-            *extra[1:],
-        ]
-    )
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+def _check(
+    capsys, run: Path, url: str, cache: Path, *extra: str, output: str = "json"
+) -> tuple[int, str, str]:
+    judge = extra[0] if extra else "llm"
+    endpoint = ("--llm-endpoint", url, "--llm-model", "test-model", "--support-cache", str(cache))
+    return check_support(capsys, run, judge, *endpoint, *extra[1:], output=output)
 
 
-def _verdicts(out: str) -> list[dict]:
-    data = json.loads(out)
-    return [c for f in data["support"] for r in f["reports"] for s in r["sentences"] for c in s["citations"]]
+_verdicts = cited_verdicts
 
 
 def test_check_with_the_llm_judge_caches_every_answer(tmp_path, capsys) -> None:
@@ -266,26 +233,8 @@ def test_check_with_the_llm_judge_caches_every_answer(tmp_path, capsys) -> None:
         _check(capsys, run, server.url, cache)
         assert len(server.requests) == 2
         # another model is another key
-        main(
-            [
-                "check",
-                str(run),
-                "--spec",
-                "kiddie",
-                "--support",
-                "--judge",
-                "llm",
-                "--llm-endpoint",
-                server.url,
-                "--llm-model",
-                "other-model",
-                "--support-cache",
-                str(cache),
-                "--executor",
-                "serial",
-            ]
-        )
-        capsys.readouterr()
+        options = ("--llm-endpoint", server.url, "--llm-model", "other-model", "--support-cache", str(cache))
+        check_support(capsys, run, "llm", *options, output="text")
         assert len(server.requests) == 4
     assert code == 0  # support findings are warnings at most
 
@@ -293,26 +242,7 @@ def test_check_with_the_llm_judge_caches_every_answer(tmp_path, capsys) -> None:
 def test_the_llm_verdict_is_the_finding(tmp_path, capsys) -> None:
     run = _run(tmp_path, ["Earthworm"], {"Earthworm": DOCUMENT})
     with chat_server(lambda body: Reply("No Support")) as server:
-        main(
-            [
-                "check",
-                str(run),
-                "--spec",
-                "kiddie",
-                "--support",
-                "--judge",
-                "llm",
-                "--llm-endpoint",
-                server.url,
-                "--llm-model",
-                "test-model",
-                "--support-cache",
-                "none",
-                "--executor",
-                "serial",
-            ]
-        )
-    out = capsys.readouterr().out
+        _code, out, _err = _check(capsys, run, server.url, Path("none"), "llm", output="text")
     # the lexical judge calls the first sentence supported; the model says no support
     assert "citation_unsupported" in out and "llm:test-model answered 'No Support'" in out
 

@@ -4,7 +4,6 @@ loading, chunking the premise so that it fits, the maximum over chunks, and the 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -13,10 +12,10 @@ onnx = pytest.importorskip("onnx")
 pytest.importorskip("onnxruntime")
 tokenizers = pytest.importorskip("tokenizers")
 
-from citelens.cli import main  # noqa: E402
 from citelens.support import Verdict  # noqa: E402
 from citelens.support.errors import JudgeError  # noqa: E402
 from citelens.support.nli import NLIBackend  # noqa: E402
+from tests.helpers.judge_runs import check_support, cited_verdicts, write_run  # noqa: E402
 
 WORDS = [
     "[UNK]",
@@ -109,38 +108,13 @@ def test_a_folder_without_the_model_is_a_clear_error(tmp_path) -> None:
 
 def test_check_with_the_nli_judge(tmp_path, capsys) -> None:
     folder = build_model(tmp_path / "m")
-    report = {
-        "metadata": {"team_id": "t", "run_id": "r", "topic_id": "worms"},
-        "responses": [
-            {"text": SENTENCE, "citations": ["D1"]},
-            {"text": "Bees make honey.", "citations": ["D2"]},
-        ],
-        "documents": {"D1": {"id": "D1", "text": LONG}, "D2": {"id": "D2", "text": "Bees make honey."}},
-    }
-    run = tmp_path / "run.jsonl"
-    run.write_text(json.dumps(report) + "\n")
-    main(
-        [
-            "check",
-            str(run),
-            "--spec",
-            "kiddie",
-            "--support",
-            "--judge",
-            "nli",
-            "--nli-model",
-            str(folder),
-            "--support-cache",
-            "none",
-            "--format",
-            "json",
-            "--executor",
-            "serial",
-        ]
+    run = write_run(
+        tmp_path, [(SENTENCE, ["D1"]), ("Bees make honey.", ["D2"])], {"D1": LONG, "D2": "Bees make honey."}
     )
-    data = json.loads(capsys.readouterr().out)
-    cited = [c for f in data["support"] for r in f["reports"] for s in r["sentences"] for c in s["citations"]]
-    assert [(c["judge"], c["verdict"]) for c in cited] == [
+    _code, out, _err = check_support(
+        capsys, run, "nli", "--nli-model", str(folder), "--support-cache", "none"
+    )
+    assert [(c["judge"], c["verdict"]) for c in cited_verdicts(out)] == [
         ("nli:tiny", "supported"),
         ("nli:tiny", "unsupported"),
     ]

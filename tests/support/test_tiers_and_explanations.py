@@ -88,7 +88,7 @@ FILM = "The film tells the story of a boy. He eats worms on a bet."
 
 def test_a_wordnet_synonym_raises_partial_to_supported() -> None:
     off = default_settings().with_overrides({"use_synonyms": 0})
-    sentence = "The movie story shows a hungry boy."
+    sentence = "The movie story shows a boy."
     assert judge_support(sentence, FILM, off).verdict is Verdict.PARTIAL
     v = judge_support(sentence, FILM)
     assert v.verdict is Verdict.SUPPORTED and "movie" not in v.missing_terms

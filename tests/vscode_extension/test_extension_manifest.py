@@ -69,3 +69,14 @@ def test_every_builtin_spec_contributes_its_current_report_schema() -> None:
             f"{shipped.name} is stale: run `npm run sync-contributes`"
         )
     assert "!schemas/**" in (MANIFEST.parent / ".vscodeignore").read_text(encoding="utf-8")
+
+
+def test_the_model_judge_settings_are_machine_scoped_so_a_workspace_cannot_set_them() -> None:
+    """VS Code takes a `machine` setting from the user's settings only: a cloned
+    repository's .vscode/settings.json cannot choose where its documents are sent."""
+    from citelens.config.model_table import MODEL_KEYS
+
+    model = _properties()["citelens.supportModel"]
+    assert model["scope"] == "machine"
+    assert set(model["properties"]) == set(MODEL_KEYS) and model["additionalProperties"] is False
+    assert _properties()["citelens.supportJudge"]["enum"][1:] == ["lexical", "llm", "nli", "cascade"]

@@ -5,7 +5,7 @@
  */
 
 /** How a server setting's value is treated before it is sent. */
-type Kind = "path" | "paths" | "globs" | "plain";
+type Kind = "path" | "paths" | "globs" | "plain" | "model";
 
 /** Setting key (under `citelens.`) -> how its value is expanded. Data, not code. */
 export const SERVER_SETTINGS: Readonly<Record<string, Kind>> = {
@@ -15,10 +15,18 @@ export const SERVER_SETTINGS: Readonly<Record<string, Kind>> = {
   files: "globs",
   strict: "plain",
   support: "plain",
+  supportJudge: "plain",
+  supportModel: "model", // its folder and file paths expanded
   severity: "plain",
   debounceMs: "plain",
   inlayHints: "plain",
 };
+
+/** The server's name of a setting whose key here is camel-cased (the engine's are snake_case). */
+const SERVER_NAMES: Readonly<Record<string, string>> = { supportJudge: "support_judge", supportModel: "support_model" };
+
+/** The keys of a `supportModel` object that are paths. */
+const MODEL_PATHS = ["nli_model", "prompt"];
 
 /** Settings that only the client reads; a change to `interpreter` restarts the server. */
 export const CLIENT_SETTINGS = ["interpreter", "trace.server"] as const;
@@ -68,7 +76,13 @@ export function serverSettings(
   for (const [key, kind] of Object.entries(SERVER_SETTINGS)) {
     const value = read(key);
     if (value === undefined || value === null || value === "") continue;
-    if (kind === "path" && typeof value === "string") out[key] = expandPath(value, ctx);
+    if (kind === "model" && typeof value === "object" && !Array.isArray(value)) {
+      const table: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+      if (Object.keys(table).length === 0) continue;
+      for (const k of MODEL_PATHS) if (typeof table[k] === "string") table[k] = expandPath(table[k] as string, ctx);
+      out[SERVER_NAMES[key] ?? key] = table;
+    } else if (key in SERVER_NAMES) out[SERVER_NAMES[key]] = value;
+    else if (kind === "path" && typeof value === "string") out[key] = expandPath(value, ctx);
     else if (kind === "paths" && Array.isArray(value))
       out[key] = value.filter((v): v is string => typeof v === "string" && v.trim() !== "").map((v) => expandPath(v, ctx));
     else if (kind === "globs" && Array.isArray(value))

@@ -57,6 +57,18 @@ describe("serverSettings", () => {
     });
   });
 
+  it("sends the model judge's settings under the engine's names, with its paths expanded", () => {
+    const values: Record<string, unknown> = {
+      supportJudge: "llm",
+      supportModel: { endpoint: "http://localhost:8000/v1", model: "m", nli_model: "~/models/nli", on_save: true },
+    };
+    expect(serverSettings((k) => values[k], ctx, undefined)).toEqual({
+      support_judge: "llm",
+      support_model: { endpoint: "http://localhost:8000/v1", model: "m", nli_model: "/home/ann/models/nli", on_save: true },
+    });
+    expect(serverSettings((k) => ({ supportModel: {}, supportJudge: "" })[k], ctx, undefined)).toEqual({});
+  });
+
   it("drops empty strings so the project file or the server default applies", () => {
     expect(serverSettings((k) => (k === "spec" || k === "topics" ? "" : undefined), ctx, undefined)).toEqual({});
   });

@@ -4,9 +4,15 @@ never runs on a keystroke: only these commands send a document's citations to it
 worker thread with a cancellable progress bar; the hover shows the lexical evidence at
 once and the model's verdict once it is in (the findings are published again).
 
-The model comes from the server's own environment (CITELENS_LLM_ENDPOINT,
-CITELENS_LLM_MODEL, CITELENS_LLM_KEY_ENV, or CITELENS_NLI_MODEL): the user's, never a
-workspace's files."""
+On save (`judge_on_save`): when the file's judge is a model judge and the user's
+`support_model.on_save` is true, the saved file's citations not judged yet go to the
+model in the background, with the same progress bar and Cancel; a save while that runs
+judges once more when it ends.
+
+The model comes from the `support_model` settings (the user's editor settings, which VS
+Code never takes from a workspace, or a trusted project file), else the server's own
+environment (CITELENS_LLM_ENDPOINT, CITELENS_LLM_MODEL, CITELENS_LLM_KEY_ENV, or
+CITELENS_NLI_MODEL)."""
 
 from __future__ import annotations
 
@@ -99,6 +105,44 @@ async def _judge(ls: CiteLensServer, uri: str, offset: int | None) -> dict[str, 
     if answer.get("answered"):
         ls.request_check(uri, now=True)  # the findings with the model's verdicts
     return answer
+
+
+#: uri -> True when a save came while its on-save judging ran (judge again at the end)
+_saving: dict[str, bool] = {}
+
+
+def judge_on_save(ls: CiteLensServer, uri: str) -> None:
+    """A saved file: judge it with the model in the background when its settings ask for
+    it (a model judge, `support_model.on_save`, a model set up); else nothing."""
+    from citelens.session.errors import SETTINGS_ERRORS
+    from citelens.session.model_setup import judges_on_save
+
+    doc = ls.document(uri)
+    if doc is None:
+        return
+    try:
+        wanted = judges_on_save(doc.settings)
+    except SETTINGS_ERRORS:  # a broken project file: the check says so
+        return
+    if not wanted:
+        return
+    if uri in _saving:
+        _saving[uri] = True
+        return
+    _saving[uri] = False
+
+    async def run() -> None:
+        try:
+            while True:
+                answer = await _judge(ls, uri, None)
+                log.info("%s: judged on save: %s", uri, answer)
+                if not _saving.get(uri) or ls.document(uri) is None:
+                    break
+                _saving[uri] = False
+        finally:
+            _saving.pop(uri, None)
+
+    ls.keep(asyncio.ensure_future(run()))
 
 
 COMMANDS: list[tuple[str, Callable[..., Any]]] = [

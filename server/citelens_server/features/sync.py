@@ -113,6 +113,10 @@ def did_save(ls: CiteLensServer, params: types.DidSaveTextDocumentParams) -> Non
         ls.recheck_all()
     elif uri in ls.open_reports:
         ls.request_check(uri, now=True)
+    if uri in ls.open_reports:
+        from citelens_server.features.judging import judge_on_save
+
+        judge_on_save(ls, uri)  # a model judge, when the user's settings enable it on save
 
 
 def did_close(ls: CiteLensServer, params: types.DidCloseTextDocumentParams) -> None:

@@ -217,7 +217,7 @@ class _SupportRuns:
         self.args = args
         self.cache: VerdictCache | None = None
         self.runs: list[SupportRun] = []
-        self._models: dict[str, tuple[object, bool]] = {}
+        self._models: dict[str, tuple[object, bool]] = {}  # judge and model table -> backend
         self.notes: list[str] = []
 
     def __call__(self, settings: Settings, sources: SourceChain | None) -> SupportRun:
@@ -250,9 +250,11 @@ class _SupportRuns:
         from citelens.support.errors import JudgeError
 
         judge = settings.support_judge
-        if judge not in self._models:
+        slot = f"{judge}\x00{sorted(settings.support_model.items())}"
+        if slot not in self._models:
             a = self.args
             options = ModelOptions.from_environment(
+                settings.support_model,
                 endpoint=a.llm_endpoint,
                 model=a.llm_model,
                 key_env=a.llm_key_env,
@@ -262,7 +264,7 @@ class _SupportRuns:
                 nli_model=a.nli_model,
             )
             try:
-                self._models[judge] = model_backend(judge, options)
+                self._models[slot] = model_backend(judge, options)
             except JudgeError as exc:
                 if settings.origin("support_judge") == "command line":
                     raise
@@ -270,8 +272,8 @@ class _SupportRuns:
                 self.notes.append(
                     f"support_judge = {judge!r} ({settings.origin('support_judge')}): {exc}; judged lexically"
                 )
-                self._models[judge] = (None, False)
-        return self._models[judge]
+                self._models[slot] = (None, False)
+        return self._models[slot]
 
     def summary(self) -> list[str]:
         """What the model judges did (or, in a dry run, would do), for stderr."""

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from citelens.config.error import ConfigError
+from citelens.config.model_table import model_table_problem
 from citelens.config.project_keys import PROJECT_KEYS
 from citelens.config.settings import (
     SETTING_KEYS,
@@ -157,13 +158,19 @@ def settings_from_table(
                 "dict": "a table of code = severity",
                 "list": "a list of strings",
             }
-            what = "a table of threshold = value" if key == "support_thresholds" else expected[kind.__name__]
+            what = {
+                "support_thresholds": "a table of threshold = value",
+                "support_model": "a table of endpoint, model, key_env, ...",
+            }.get(key, expected[kind.__name__])
             raise ConfigError(f"{key!r} must be {what}, not {raw[key]!r}", path, line(key))
     for key in ("corpora", "files"):
         bad = [v for v in raw.get(key, []) if not isinstance(v, str)]
         if bad:
             raise ConfigError(f"{key!r} must be a list of strings, not holding {bad[0]!r}", path, line(key))
 
+    model_problem = model_table_problem(raw.get("support_model", {}))
+    if model_problem is not None:
+        raise ConfigError(model_problem[1], path, line(model_problem[0], ("support_model",)))
     raw, withheld = withhold_untrusted(raw, path)
     support_thresholds = _support_thresholds(raw.get("support_thresholds", {}), path, line)
     if raw.get("support_judge", "lexical") not in SUPPORT_JUDGES:
@@ -193,6 +200,7 @@ def settings_from_table(
         support=raw.get("support", False),
         support_thresholds=support_thresholds,
         support_judge=raw.get("support_judge", "lexical"),
+        support_model=dict(raw.get("support_model", {})),
         origins={key: str(path) for key in raw if key in SETTING_KEYS},
         withheld=(withheld,) if withheld else (),
     )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,7 @@ class Sensitive:
     value: str  # which of its values, in words
     does: str  # what honouring it would do, as a verb phrase (shown when it is ignored)
     holder: str  # who honours it: "engine" (project files) or "vscode" (workspace trust)
-    matches: Callable[[str], bool] | None = None  # for an engine row: is this entry one?
+    matches: Callable[[Any], bool] | None = None  # for an engine row: is this entry one?
 
 
 def _location(entry: str) -> str:
@@ -54,6 +54,13 @@ SENSITIVE: Final[tuple[Sensitive, ...]] = (
         _names_token,
     ),
     Sensitive(
+        "support_model",
+        "any value (the model judge's endpoint, model, key variable, model folder)",
+        "send the cited documents to a model endpoint, with a key from an environment variable",
+        "engine",
+        lambda entry: bool(entry),
+    ),
+    Sensitive(
         "citelens.interpreter",
         "any value",
         "run a program (the Python that starts the language server)",
@@ -68,7 +75,7 @@ SENSITIVE: Final[tuple[Sensitive, ...]] = (
 )
 
 
-def why_sensitive(setting: str, entry: str) -> list[str]:
+def why_sensitive(setting: str, entry: Any) -> list[str]:
     """What honouring this entry of an engine setting would do (empty: nothing that needs trust)."""
     return [
         row.does

@@ -31,6 +31,7 @@ SETTING_KEYS: Final[tuple[str, ...]] = (
     "support",
     "support_thresholds",
     "support_judge",
+    "support_model",
 )
 
 #: the type each setting has in a config file (and in editor settings)
@@ -44,6 +45,7 @@ SETTING_TYPES: Final[dict[str, type]] = {
     "support": bool,
     "support_thresholds": dict,
     "support_judge": str,
+    "support_model": dict,
 }
 
 
@@ -60,6 +62,8 @@ class Settings:
     support_thresholds: Mapping[str, Any] = field(default_factory=dict)  # judge thresholds (citelens.support)
     # which judge: lexical | llm | nli | cascade (a model's endpoint and key: user settings only)
     support_judge: str = "lexical"
+    # the model a model judge calls (config.model_table); needs trust in a project file
+    support_model: Mapping[str, Any] = field(default_factory=dict)
     # where each key's value came from ("default", "command line", a config file path,
     # "editor settings (FOLDER)", "initialization options"); not part of equality
     origins: Mapping[str, str] = field(default_factory=dict, compare=False)

@@ -122,11 +122,11 @@ def withhold_untrusted(raw: Mapping[str, Any], path: Path) -> tuple[dict[str, An
     user's own config file is theirs: it needs no trust."""
     if path.absolute() == user_config_file().absolute():
         return dict(raw), None
-    found: list[tuple[str, str, list[str]]] = []
+    found: list[tuple[str, Any, list[str]]] = []  # (key, a string or a table, what it would do)
     for key, value in raw.items():
         entries = value if isinstance(value, list) else [value]
         for entry in entries:
-            if isinstance(entry, str) and (does := why_sensitive(key, entry)):
+            if isinstance(entry, str | Mapping) and (does := why_sensitive(key, entry)):
                 found.append((key, entry, does))
     if not found:
         return dict(raw), None
@@ -153,8 +153,10 @@ def withhold_untrusted(raw: Mapping[str, Any], path: Path) -> tuple[dict[str, An
     return kept, message
 
 
-def _shown(entry: str) -> str:
-    """An entry for a message: its location, cut short, printable."""
+def _shown(entry: Any) -> str:
+    """An entry for a message: its location (a table: its keys and values), cut short, printable."""
+    if isinstance(entry, Mapping):
+        entry = ", ".join(f"{k}={v}" for k, v in entry.items())
     text = "".join(c if c.isprintable() else "?" for c in entry.strip())
     return repr(text if len(text) <= 120 else text[:117] + "...")
 

@@ -69,6 +69,14 @@ def editor_layer(raw: Mapping[str, Any] | None, origin: str, base: Path | None) 
                 messages.append(f"{origin}: support_thresholds: {problem}; ignored")
                 continue
             values[key] = dict(value)
+        elif key == "support_model":
+            from citelens.config.model_table import model_table_problem
+
+            model_problem = model_table_problem(value)
+            if model_problem is not None:
+                messages.append(f"{origin}: {model_problem[1]}; ignored")
+                continue
+            values[key] = dict(value)
         elif key == "support_judge" and value not in SUPPORT_JUDGES:
             messages.append(f"{origin}: 'support_judge' must be {_EXPECTED[key]}, not {value!r}; ignored")
             continue
@@ -101,7 +109,7 @@ def cli_layer(cli: Mapping[str, Any] | None) -> Layer:
             values[key] = tuple(str(v) for v in value)
         elif key in ("strict", "support"):
             values[key] = bool(value)
-        elif key in ("severity", "support_thresholds"):
+        elif key in ("severity", "support_thresholds", "support_model"):
             values[key] = dict(value)
         else:
             values[key] = str(value)
@@ -162,6 +170,7 @@ _EXPECTED = {
     "support": "true or false",
     "support_thresholds": "an object of threshold: value",
     "support_judge": "one of lexical, llm, nli, cascade",
+    "support_model": "an object of endpoint, model, key_env, nli_model, prompt, on_save",
 }
 
 

@@ -5,7 +5,6 @@ reports they belong to are checked again, so the findings and the hover show the
 
 from __future__ import annotations
 
-import os
 import threading
 from typing import TYPE_CHECKING
 
@@ -27,23 +26,24 @@ class NothingToJudge(JudgeError):
 
 def environment_judge(doc: OpenDocument) -> tuple[ModelBackend, bool, threading.Event]:
     """(the model backend, cascade?, its cancel flag) for an editor's document: the
-    project's model judge (`support_judge`), else the one the environment sets up; the
-    model itself always from the environment (the user's, never a workspace's files).
-    Raises JudgeError (NothingToJudge when no model is set up)."""
-    from citelens.support.backends import ModelOptions, model_backend
+    project's model judge (`support_judge`), else the one the user's settings set up; the
+    model from the `support_model` table of the user's settings (or a trusted project
+    file), else the environment the editor was started with. Raises JudgeError
+    (NothingToJudge when no model is set up)."""
+    from citelens.session.model_setup import model_options
+    from citelens.support.backends import model_backend
 
+    options = model_options(doc.settings)
     name = doc.settings.support_judge
+    configured = options.configured
+    if configured is None:
+        raise NothingToJudge(
+            "no model judge is set up: set support_model (endpoint and model, or nli_model) "
+            "in your editor's user settings, or start the editor with CITELENS_LLM_ENDPOINT "
+            "and CITELENS_LLM_MODEL (or CITELENS_NLI_MODEL) in its environment"
+        )
     if name == "lexical":
-        if os.environ.get("CITELENS_LLM_ENDPOINT"):
-            name = "llm"
-        elif os.environ.get("CITELENS_NLI_MODEL"):
-            name = "nli"
-        else:
-            raise NothingToJudge(
-                "no model judge is set up: start the editor with CITELENS_LLM_ENDPOINT and "
-                "CITELENS_LLM_MODEL (or CITELENS_NLI_MODEL) in its environment"
-            )
-    options = ModelOptions.from_environment()
+        name = configured
     backend, cascade = model_backend(name, options)
     assert backend is not None  # a model judge's name
     return backend, cascade, options.cancel
@@ -70,6 +70,10 @@ def judge_document(
     checker = doc.checker
     views = [ReportView.build(item.decoded(doc.text).value, checker.spec) for item in items]
     run = doc.workspace.support_run_for(doc.settings)
+    if run.model_cache is None:  # a run made before the model was set up
+        from citelens.session.model_setup import attach_model
+
+        attach_model(run, doc.settings)
     outcome = run.judge_with(backend, views, cascade=cascade, pointers=pointers, progress=progress)
     text = doc.text
     for item in items:  # their findings change: forget what the checker kept of them

@@ -224,6 +224,7 @@ class Workspace:
             settings.support,
             tuple(sorted(settings.support_thresholds.items())),
             settings.support_judge,
+            tuple(sorted(settings.support_model.items())),
         )
         checker = self._checkers.get(key)
         if checker is None:
@@ -295,15 +296,17 @@ class Workspace:
     def _support_run(self, settings: Settings) -> SupportRun:
         if self._support_runs is not None:
             return self._support_runs(settings, self.sources_for(settings))
+        from citelens.session.model_setup import attach_model
         from citelens.support.run import SupportRun
         from citelens.support.settings import default_settings
 
         chain = self.sources_for(settings)
-        return SupportRun(
+        run = SupportRun(
             settings=default_settings().with_overrides(dict(settings.support_thresholds)),
             executor="serial",
             lookup=_text_lookup(chain) if chain is not None else None,
         )
+        return attach_model(run, settings)
 
     def check_file(self, path: str | Path) -> FileResult:
         """A file on disk checked with its settings (the CLI's path: bytes decoded with

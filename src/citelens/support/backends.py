@@ -1,14 +1,16 @@
 """Which support judge a check uses, and the model behind it: from the judge setting
 (`--judge`, or `support_judge` in a project file) and the model's own settings, which
-come only from the user (the command line, or the environment: CITELENS_LLM_ENDPOINT,
-CITELENS_LLM_MODEL, CITELENS_LLM_KEY_ENV, CITELENS_NLI_MODEL), never from a project
-file: a cloned repository cannot choose where its documents are sent or which key
+come from the user (the command line; the `support_model` table of the user's editor
+settings or config file, or of a project file the user trusts; the environment:
+CITELENS_LLM_ENDPOINT, CITELENS_LLM_MODEL, CITELENS_LLM_KEY_ENV, CITELENS_NLI_MODEL):
+an untrusted cloned repository cannot choose where its documents are sent or which key
 goes with them."""
 
 from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -35,17 +37,32 @@ class ModelOptions:
     cancel: threading.Event = field(default_factory=threading.Event, compare=False)
 
     @classmethod
-    def from_environment(cls, **given: object) -> ModelOptions:
-        """The given values, else the user's environment variables."""
+    def from_environment(cls, table: Mapping[str, object] | None = None, **given: object) -> ModelOptions:
+        """The given values (the command line), else the `support_model` table of the
+        settings (the user's, or a trusted project file's), else the user's environment."""
         env = os.environ
+        table = table or {}
+
+        def pick(name: str, variable: str) -> object:
+            return given.get(name) or table.get(name) or env.get(variable)
+
         values = {
-            "endpoint": given.get("endpoint") or env.get("CITELENS_LLM_ENDPOINT"),
-            "model": given.get("model") or env.get("CITELENS_LLM_MODEL"),
-            "key_env": given.get("key_env") or env.get("CITELENS_LLM_KEY_ENV"),
-            "nli_model": given.get("nli_model") or env.get("CITELENS_NLI_MODEL"),
+            "endpoint": pick("endpoint", "CITELENS_LLM_ENDPOINT"),
+            "model": pick("model", "CITELENS_LLM_MODEL"),
+            "key_env": pick("key_env", "CITELENS_LLM_KEY_ENV"),
+            "nli_model": pick("nli_model", "CITELENS_NLI_MODEL"),
         }
         rest = {k: v for k, v in given.items() if k not in values and v is not None}
+        if "prompt" not in rest and table.get("prompt"):
+            rest["prompt"] = table["prompt"]
         return cls(**values, **rest)  # type: ignore[arg-type]
+
+    @property
+    def configured(self) -> str | None:
+        """The model judge these options set up ("llm", "nli"), None: none."""
+        if self.endpoint and self.model:
+            return "llm"
+        return "nli" if self.nli_model else None
 
 
 def model_backend(judge: str, options: ModelOptions) -> tuple[ModelBackend | None, bool]:
@@ -88,3 +105,19 @@ def _nli(options: ModelOptions) -> ModelBackend:
     from citelens.support.nli import NLIBackend
 
     return NLIBackend.load(options.nli_model, cancel=options.cancel)
+
+
+def cached_verdicts_of(options: ModelOptions) -> ModelBackend | None:
+    """The llm backend of these options for reading its cached verdicts only: its id and
+    cache fingerprint, with no key read (it is never called). None without an endpoint
+    and model (an nli model's fingerprint needs the model loaded: not done for this)."""
+    if options.configured != "llm":
+        return None
+    from citelens.support.llm_client import ChatClient
+    from citelens.support.llm_judge import LLMBackend
+    from citelens.support.llm_prompt import load_prompt
+
+    assert options.endpoint is not None and options.model is not None
+    return LLMBackend(
+        ChatClient(options.endpoint, options.model, cancel=options.cancel), load_prompt(options.prompt)
+    )

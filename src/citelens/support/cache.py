@@ -133,6 +133,17 @@ class VerdictCache:
             f"the verdict cache {self.path} {self.problem}; checking without it (verdicts are not kept)"
         )
 
+    def stamp(self) -> object:
+        """What changes when another process writes the file (its size and time), for a
+        reader that remembers which keys it lacks; None for memory only."""
+        if self.path is None:
+            return None
+        try:
+            st = self.path.stat()
+        except OSError:
+            return None
+        return (st.st_size, st.st_mtime_ns)
+
     def get_many(self, keys: list[str]) -> dict[str, SupportVerdict]:
         """The cached verdicts among ``keys`` (memory first, then disk)."""
         found = {k: self.memory[k] for k in keys if k in self.memory}

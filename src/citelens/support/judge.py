@@ -55,11 +55,15 @@ def judge_support(
         verdict, found, covered = _with_synonyms(verdict, weights, found, covered, doc, settings)
     if verdict.verdict is Verdict.SUPPORTED:
         verdict = _each_part_there(sentence, sentence_terms, weights, covered, doc, settings, verdict)
+    missing = _missing_words(sentence, sentence_terms, found)
+    if verdict.verdict is Verdict.SUPPORTED and len(missing) > settings.max_missing_terms:
+        # most words are there, but the claim has words the document never uses
+        verdict = replace(verdict, verdict=Verdict.PARTIAL)
     verdict = _refined(sentence, sentence_terms, verdict, doc, language)
     # one replace for the explanation and the tier (a judgement's biggest fixed cost)
     return replace(
         verdict,
-        missing_terms=_missing_words(sentence, sentence_terms, found),
+        missing_terms=missing,
         tier=_tier(verdict, settings),
         passage=_best_passage(doc, verdict),
     )

@@ -47,6 +47,12 @@ class SupportRun:
     cascade: bool = False  # only the lexical judge's uncertain band (low tier) goes to the model
     concurrency: int = 4  # model calls at a time
     dry_run: bool = False  # count the model calls and tokens; make none
+    #: where model verdicts are kept and looked up (None: `cache`); an editor's run keeps
+    #: its lexical verdicts in memory and shares the model's with the CLI's disk cache
+    model_cache: VerdictCache | None = None
+    #: a model whose verdicts already cached are shown, never called (an editor with a
+    #: model set up: what `citelens check --judge llm` or a judge command cached)
+    shown_model: ModelBackend | None = None
 
     def __post_init__(self) -> None:
         self._fingerprint = settings_fingerprint(self.settings)
@@ -61,6 +67,9 @@ class SupportRun:
         self._outside: dict[str, str] = {}
         self._outside_version: str | None = None  # the sources' version `prepare` read from
         self._finished: FinishedFiles | None = None
+        #: lexical keys with no cached verdict of `shown_model`, as of the cache's `stamp`
+        self._shown_missing: set[str] = set()
+        self._shown_stamp: object = None
 
     def document(self, doc_id: str, report: Mapping[str, Any], embedded: Mapping[str, str]) -> str | None:
         text = embedded.get(doc_id)
@@ -193,17 +202,46 @@ class SupportRun:
                     model_key = verdict_key(text, c.doc_id, text_hash(doc), backend.fingerprint)
                     self._model_keys[key] = model_key
                     chosen.setdefault(model_key, Item(model_key, text, doc, lexical))
-        known = self.cache.get_many(list(chosen))
+        models = self.models_cache
+        known = models.get_many(list(chosen))
         todo = [item for k, item in chosen.items() if k not in known]
         return run_model(
             backend,
             todo,
             concurrency=self.concurrency,
             dry_run=dry_run,
-            keep=self.cache.put,
-            flush=self.cache.flush,
+            keep=models.put,
+            flush=models.flush,
             progress=progress,
         )
+
+    @property
+    def models_cache(self) -> VerdictCache:
+        return self.model_cache if self.model_cache is not None else self.cache
+
+    def _shown_keys(self, rows: list[KeyedSentence]) -> None:
+        """Note the model verdicts of these pairs already cached for `shown_model` (one
+        batched lookup), so that they are shown instead of the lexical ones."""
+        shown = self.shown_model
+        if shown is None:
+            return
+        stamp = self.models_cache.stamp()
+        if stamp != self._shown_stamp:  # the cache file changed: look again for what was missing
+            self._shown_stamp = stamp
+            self._shown_missing.clear()
+        wanted: dict[str, str] = {}
+        for _, text, _, cited, keyed in rows:
+            for c, (key, doc) in zip(cited, keyed):
+                if doc is not None and key not in self._model_keys and key not in self._shown_missing:
+                    wanted[verdict_key(text, c.doc_id, text_hash(doc), shown.fingerprint)] = key
+        if not wanted:
+            return
+        found = self.models_cache.get_many(list(wanted))
+        for model_key, key in wanted.items():
+            if model_key in found:
+                self._model_keys[key] = model_key
+            else:
+                self._shown_missing.add(key)
 
     def file_support(self, reports: list[ReportSupport]) -> FileSupport:
         from citelens.support.summary import FileSupport
@@ -280,6 +318,8 @@ class SupportRun:
         from citelens.support.verdict import SupportVerdict
 
         memory = self.cache.memory
+        self._shown_keys(rows)
+        model_memory = self.models_cache.memory
         sentences = []
         for i, text, ptr, cited, keyed in rows:
             verdicts = []
@@ -295,7 +335,7 @@ class SupportRun:
                     self.cache.put(key, hit)
                 model_key = self._model_keys.get(key)
                 if model_key is not None:
-                    hit = memory.get(model_key, hit)
+                    hit = model_memory.get(model_key, hit)
                 verdicts.append(hit)
             sentences.append(SentenceSupport(i, text, ptr, tuple(cited), tuple(verdicts)))
         return ReportSupport(view.topic_id, sentences)

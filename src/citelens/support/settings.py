@@ -31,6 +31,7 @@ _RANGES: dict[str, tuple[type, float, float | None, bool]] = {
     "clause_coverage": (float, 0.0, 1.0, True),
     "number_pair_window": (int, 0, None, True),
     "use_synonyms": (int, 0, 1, True),
+    "max_missing_terms": (int, 0, None, True),
 }
 
 
@@ -83,6 +84,7 @@ class SupportSettings(NamedTuple):
     clause_coverage: float
     number_pair_window: int
     use_synonyms: int
+    max_missing_terms: int
 
     @classmethod
     def names(cls) -> tuple[str, ...]:
