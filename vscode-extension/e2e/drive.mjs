@@ -111,6 +111,18 @@ function statusItem() {
   return page.locator('.statusbar-item:has([aria-label^="CiteLens spec"]), .statusbar-item[aria-label^="CiteLens spec"]').first();
 }
 
+/** Wait until the status bar names `spec` (the one the server says is in force for the active file). */
+async function statusSays(spec, timeout = 15000) {
+  const deadline = Date.now() + timeout;
+  let text = "";
+  while (Date.now() < deadline) {
+    text = (await statusItem().innerText().catch(() => "")).replace(/\s+/g, " ").trim();
+    if (text.split(" ").includes(spec)) return;
+    await page.waitForTimeout(250);
+  }
+  throw new Error(`the status bar says ${JSON.stringify(text)}; want the spec ${spec}`);
+}
+
 try {
   await page.goto(`${BASE}/?folder=${encodeURIComponent(WS)}`, { waitUntil: "domcontentloaded" });
   await page.waitForSelector(".monaco-workbench", { timeout: 60000 });
@@ -463,6 +475,9 @@ try {
     const pyproject = join(WS, "tracks", "pyproject.toml");
     const before = readFileSync(pyproject, "utf8");
     await quickOpen("T1_run_1.jsonl");
+    // the spec of the [[tool.citelens.overrides]] table for ragtime/, not the top-level rag25
+    await statusSays("ragtime26");
+    await statusItem().screenshot({ path: join(ART, "11-status-bar-override.png") });
     await runCommand("CiteLens: Select Track Spec");
     await page.waitForSelector('.quick-input-list .monaco-list-row:has-text("ragtime25")', { timeout: 15000 });
     await page.keyboard.type("ragtime25", { delay: 15 });
@@ -481,6 +496,8 @@ try {
     if (!after.includes('files = ["ragtime/*.jsonl"]\nspec = "ragtime25"')) throw new Error(`the override was not edited: ${after}`);
     const kept = before.replace('spec = "ragtime26"', 'spec = "ragtime25"');
     if (after !== kept) throw new Error(`other lines changed: ${after}`);
+    await quickOpen("T1_run_1.jsonl");
+    await statusSays("ragtime25");
     const rows = await tracksRows();
     await shot("12-after-select-spec");
     await filterProblems("");
