@@ -2,9 +2,9 @@
 // chromium through the user's story: open a run with seeded faults, see the problems and the
 // status bar, hover a citation, apply a quick fix, convert a file. Screenshots of each step
 // go to $CITELENS_E2E_ARTIFACTS. Exit code 0 only if every step passed.
-import { chromium } from "playwright-core";
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { extensionLog, openBrowser, quickOpen as openByName } from "./workbench.mjs";
 
 const BASE = process.env.CITELENS_E2E_URL;
 const WS = process.env.CITELENS_E2E_WORKSPACE;
@@ -26,14 +26,7 @@ function expectedFindings() {
 }
 
 const profile = join(ART, "chrome-profile");
-const ctx = await chromium.launchPersistentContext(profile, {
-  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-  headless: true,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync"],
-  viewport: { width: 1400, height: 900 },
-});
-const page = ctx.pages()[0] ?? (await ctx.newPage());
+const { ctx, page } = await openBrowser(profile);
 const shot = (name) => page.screenshot({ path: join(ART, `${name}.png`) });
 
 async function step(name, fn) {
@@ -49,15 +42,7 @@ async function step(name, fn) {
   }
 }
 
-async function quickOpen(file) {
-  await page.keyboard.press("Escape");
-  await page.keyboard.press("Control+P");
-  await page.waitForSelector(".quick-input-widget input", { state: "visible", timeout: 15000 });
-  await page.keyboard.type(file, { delay: 15 });
-  await page.waitForSelector(`.quick-input-list .monaco-list-row:has-text("${file}")`, { timeout: 15000 });
-  await page.keyboard.press("Enter");
-  await page.waitForSelector(`.tab.active:has-text("${file}")`, { timeout: 15000 });
-}
+const quickOpen = (file) => openByName(page, file);
 
 async function runCommand(title) {
   await page.keyboard.press("Escape");
@@ -92,12 +77,6 @@ async function gotoPosition(line, column) {
 }
 
 /** The extension's log channel as VS Code writes it to disk (the CiteLens output channel). */
-function extensionLog() {
-  const dir = process.env.CITELENS_E2E_LOGS;
-  const files = readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith("CiteLens.log"));
-  return files.map((f) => readFileSync(join(dir, String(f)), "utf8")).join("\n");
-}
-
 async function waitForLog(pattern, timeout) {
   const deadline = Date.now() + timeout;
   while (Date.now() < deadline) {
