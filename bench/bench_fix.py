@@ -26,21 +26,10 @@ sys.path.insert(0, str(ROOT))  # the test helpers: tests.helpers
 from citelens.check import Checker  # noqa: E402
 from citelens.fixes.apply import fix_text  # noqa: E402
 from citelens.source.edit_choice import choose_compatible  # noqa: E402
-from citelens.source.edits import Edit  # noqa: E402
 from citelens.specs import resolve_spec  # noqa: E402
 from citelens.topics import parse_topics  # noqa: E402
+from tests.helpers.edit_choice_oracle import pairwise_choice  # noqa: E402
 from tests.helpers.report_factory import generate_run, topics_jsonl  # noqa: E402
-
-
-def _pairwise(groups: list[tuple[Edit, ...]]) -> list[int]:
-    """The combiner before: every candidate edit against every chosen one."""
-    chosen: list[Edit] = []
-    picked = []
-    for i, group in enumerate(groups):
-        if all(not (c.start <= e.end and e.start <= c.end) for c in group for e in chosen):
-            chosen.extend(group)
-            picked.append(i)
-    return picked
 
 
 def _median_time(work, rounds: int) -> float:
@@ -65,7 +54,7 @@ def _measure(spec_id: str, spec: object, n: int, rounds: int) -> float:
     groups = [f.fix.edits for f in checker().check_text(text).findings if f.fix is not None]
     fix_s = _median_time(lambda: fix_text(text, checker(), unsafe=True), rounds)
     choose_s = _median_time(lambda: choose_compatible(groups), rounds)
-    pairwise_s = _median_time(lambda: _pairwise(groups), 1)
+    pairwise_s = _median_time(lambda: pairwise_choice(groups), 1)
     print(
         f"{n:>6} reports, {len(text) / 1e6:5.1f} MB: {len(outcome.applied):>6} fixes applied; "
         f"fix-all {fix_s:6.2f} s; choosing among {len(groups)} fixes {choose_s * 1e3:7.1f} ms "

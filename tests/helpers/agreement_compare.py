@@ -67,6 +67,17 @@ class Outcome:
         self.mismatches.extend(other.mismatches)
 
 
+def json_or_none(lines: list[str]) -> list[Any]:
+    """Each line's JSON value, None for a line that is not JSON (the seeded faults)."""
+    values: list[Any] = []
+    for line in lines:
+        try:
+            values.append(json.loads(line))
+        except ValueError:
+            values.append(None)
+    return values
+
+
 def _coerce(value: dict, spec) -> dict | None:
     """The report with the rag24 indices and ragtime scores that pydantic coerces replaced
     by their coerced numbers (None when nothing is coerced)."""
@@ -143,12 +154,7 @@ def compare_lines(
     if loaded is None:
         loaded = [R.load_line(line) if line.strip() else None for line in lines]
     if values is None:
-        values = []
-        for line in lines:
-            try:
-                values.append(json.loads(line))
-            except ValueError:
-                values.append(None)
+        values = json_or_none(lines)
     for n, line in enumerate(lines):
         if not line.strip():
             continue
@@ -280,12 +286,7 @@ def run_generated(gen: str, own_n: int, cross_n: int, seeds, tmp: Path, specs=No
         lines, topics = generate_run(gen, own_n, seed)
         requests, ours = write_requests(tmp / f"{gen}-{seed}.topics.jsonl", topics)
         loaded = [R.load_line(line) for line in lines]
-        values = []
-        for line in lines:
-            try:
-                values.append(json.loads(line))
-            except ValueError:
-                values.append(None)
+        values = json_or_none(lines)
         for spec_id in specs or R.SHARED_SPECS:
             n = len(lines) if spec_id == gen else cross_n
             for req in (None, requests):

@@ -65,4 +65,44 @@ def expected_counts(capsys: pytest.CaptureFixture[str], path: Path, *options: st
         "infos": summary["infos"],
         "codes": dict(codes),
         "findings": found["findings"],
+        **support_by_judge_and_tier(found),
+    }
+
+
+def _share(supported: int, judged: int) -> str:
+    """As the page writes a share: whole percent, rounded half up, and of how many."""
+    return f"{(200 * supported + judged) // (2 * judged)}% of {judged}" if judged else "–"
+
+
+def support_by_judge_and_tier(found: dict[str, Any]) -> dict[str, Any]:
+    """From check's JSON: the citation verdicts per judge and tier for the run
+    (`support_groups`: key -> verdict -> count), and per topic the supported share of each
+    group as the topics table writes it (`topic_groups`: topic -> key -> "60% of 5")."""
+    from citelens.overview.model import VERDICTS, group_key
+
+    files = found.get("support") or []
+    if not files:
+        return {}
+    run_groups: dict[str, Counter[str]] = {}
+    topics: dict[str, dict[str, Counter[str]]] = {}
+    for report in files[0]["reports"]:
+        topic = topics.setdefault(report.get("topic_id") or "(none)", {})
+        for sentence in report["sentences"]:
+            for cited in sentence["citations"]:
+                key = group_key(cited["judge"], cited["tier"])
+                run_groups.setdefault(key, Counter())[cited["verdict"]] += 1
+                topic.setdefault(key, Counter())[cited["verdict"]] += 1
+
+    def judged(c: Counter[str]) -> int:
+        return c["supported"] + c["partial"] + c["unsupported"]
+
+    return {
+        "support_groups": {k: {v: c[v] for v in VERDICTS} for k, c in run_groups.items()},
+        "topic_groups": {
+            topic: {
+                k: _share(groups[k]["supported"], judged(groups[k])) if k in groups else "–"
+                for k in run_groups
+            }
+            for topic, groups in topics.items()
+        },
     }

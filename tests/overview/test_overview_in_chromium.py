@@ -104,6 +104,7 @@ def test_the_page_in_headless_chromium(
             "first_finding": _first_finding(first, kiddie[0]),
             "screenshot": str(Path(shots) / "overview.png") if shots else None,
             "detail_screenshot": str(Path(shots) / "drill-down.png") if shots else None,
+            "tiers_screenshot": str(Path(shots) / "judges-and-tiers.png") if shots else None,
         }
     )
     # a run with seeded mistakes and its topics (no support)

@@ -84,6 +84,24 @@ def test_support_shares_and_evidence_come_from_check_support(capsys):
     assert any(not matched and text.strip() for text, matched in passage)
 
 
+def test_support_by_judge_and_tier_per_run_and_topic_is_checks(capsys):
+    path = RUNS / "kiddie_run1.jsonl"
+    options = ("--spec", "kiddie", "--support", "--support-cache", "none")
+    want = expected_counts(capsys, path, *options)
+    (page,) = report_data(capsys, path, *options)["runs"]
+    groups = {g["key"]: g["verdicts"] for g in page["support"]["by_judge_tier"]}
+    assert groups == want["support_groups"]
+    assert {g["tier"] for g in page["support"]["by_judge_tier"]} == {"high", "low"}
+    high = next(g for g in page["support"]["by_judge_tier"] if g["tier"] == "high")
+    assert high["verdicts"]["unsupported"] > 0 and high["verdicts"]["supported"] == 0
+    for topic in page["topics"]:
+        shares = {}
+        for key, verdicts in topic["by_judge_tier"].items():
+            judged = verdicts["supported"] + verdicts["partial"] + verdicts["unsupported"]
+            shares[key] = f"{100 * verdicts['supported'] / judged:.0f}% of {judged}" if judged else "–"
+        assert {k: shares.get(k, "–") for k in groups} == want["topic_groups"][topic["topic_id"]]
+
+
 def test_a_passage_marks_the_matched_places_inside_their_context():
     text = "aaaa MATCH bbbb " + "x" * 300 + " OTHER cccc"
     parts = passages(

@@ -7,18 +7,7 @@ from hypothesis import strategies as st
 
 from citelens.source.edit_choice import choose_compatible
 from citelens.source.edits import Edit
-
-
-def _pairwise(groups: list[tuple[Edit, ...]]) -> list[int]:
-    """The plain quadratic rule: a group joins when no edit of it touches a chosen edit."""
-    chosen: list[Edit] = []
-    picked = []
-    for i, group in enumerate(groups):
-        if all(not (c.start <= e.end and e.start <= c.end) for c in group for e in chosen):
-            chosen.extend(group)
-            picked.append(i)
-    return picked
-
+from tests.helpers.edit_choice_oracle import pairwise_choice
 
 _edit = st.tuples(st.integers(0, 60), st.integers(0, 8)).map(lambda t: Edit(t[0], t[0] + t[1], "x"))
 _groups = st.lists(st.lists(_edit, min_size=0, max_size=3).map(tuple), max_size=40)
@@ -26,7 +15,7 @@ _groups = st.lists(st.lists(_edit, min_size=0, max_size=3).map(tuple), max_size=
 
 @given(_groups)
 def test_same_choice_as_pairwise_comparison(groups: list[tuple[Edit, ...]]) -> None:
-    assert choose_compatible(groups) == _pairwise(groups)
+    assert choose_compatible(groups) == pairwise_choice(groups)
 
 
 def test_first_fix_wins_a_conflict_and_touching_edits_conflict() -> None:

@@ -2,9 +2,9 @@
 // settings name a workspace "interpreter" that leaves a marker when run. Passes only if the
 // extension started the server with the user's interpreter, the run was checked, and the
 // marker never appeared.
-import { chromium } from "playwright-core";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { extensionLog, openBrowser, quickOpen } from "./workbench.mjs";
 
 const BASE = process.env.CITELENS_E2E_URL;
 const WS = process.env.CITELENS_E2E_WORKSPACE;
@@ -15,20 +15,7 @@ const RUN = "rag26-with-mistakes.jsonl";
 const t0 = Date.now();
 const log = (...a) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
 
-function extensionLog() {
-  const dir = process.env.CITELENS_E2E_LOGS;
-  if (!existsSync(dir)) return "";
-  const files = readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith("CiteLens.log"));
-  return files.map((f) => readFileSync(join(dir, String(f)), "utf8")).join("\n");
-}
-
-const ctx = await chromium.launchPersistentContext(join(ART, "chrome-profile"), {
-  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-  headless: true,
-  args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-sync"],
-  viewport: { width: 1400, height: 900 },
-});
-const page = ctx.pages()[0] ?? (await ctx.newPage());
+const { ctx, page } = await openBrowser(join(ART, "chrome-profile"));
 const shot = (name) => page.screenshot({ path: join(ART, `${name}.png`) });
 let failed = null;
 try {
@@ -37,12 +24,7 @@ try {
   await page.waitForSelector('.statusbar-item:has-text("Restricted Mode"), [aria-label*="Restricted Mode"]', { timeout: 30000 });
   log("the folder is open in Restricted Mode");
   await page.locator(".monaco-workbench").click({ position: { x: 700, y: 400 } }).catch(() => {});
-  await page.keyboard.press("Control+P");
-  await page.waitForSelector(".quick-input-widget input", { state: "visible", timeout: 15000 });
-  await page.keyboard.type(RUN, { delay: 15 });
-  await page.waitForSelector(`.quick-input-list .monaco-list-row:has-text("${RUN}")`, { timeout: 15000 });
-  await page.keyboard.press("Enter");
-  await page.waitForSelector(`.tab.active:has-text("${RUN}")`, { timeout: 15000 });
+  await quickOpen(page, RUN);
   const deadline = Date.now() + 90000;
   while (Date.now() < deadline && !/CiteLens server \d|server started|Interpreter:/.test(extensionLog())) await page.waitForTimeout(500);
   // the server's findings reach the editor: squiggles in the open run

@@ -2,9 +2,9 @@
 // chromium through the user's story: open a run with seeded faults, see the problems and the
 // status bar, hover a citation, apply a quick fix, convert a file. Screenshots of each step
 // go to $CITELENS_E2E_ARTIFACTS. Exit code 0 only if every step passed.
-import { chromium } from "playwright-core";
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { extensionLog, openBrowser, quickOpen as openByName } from "./workbench.mjs";
 
 const BASE = process.env.CITELENS_E2E_URL;
 const WS = process.env.CITELENS_E2E_WORKSPACE;
@@ -26,14 +26,7 @@ function expectedFindings() {
 }
 
 const profile = join(ART, "chrome-profile");
-const ctx = await chromium.launchPersistentContext(profile, {
-  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-  headless: true,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync"],
-  viewport: { width: 1400, height: 900 },
-});
-const page = ctx.pages()[0] ?? (await ctx.newPage());
+const { ctx, page } = await openBrowser(profile);
 const shot = (name) => page.screenshot({ path: join(ART, `${name}.png`) });
 
 async function step(name, fn) {
@@ -49,15 +42,7 @@ async function step(name, fn) {
   }
 }
 
-async function quickOpen(file) {
-  await page.keyboard.press("Escape");
-  await page.keyboard.press("Control+P");
-  await page.waitForSelector(".quick-input-widget input", { state: "visible", timeout: 15000 });
-  await page.keyboard.type(file, { delay: 15 });
-  await page.waitForSelector(`.quick-input-list .monaco-list-row:has-text("${file}")`, { timeout: 15000 });
-  await page.keyboard.press("Enter");
-  await page.waitForSelector(`.tab.active:has-text("${file}")`, { timeout: 15000 });
-}
+const quickOpen = (file) => openByName(page, file);
 
 async function runCommand(title) {
   await page.keyboard.press("Escape");
@@ -92,12 +77,6 @@ async function gotoPosition(line, column) {
 }
 
 /** The extension's log channel as VS Code writes it to disk (the CiteLens output channel). */
-function extensionLog() {
-  const dir = process.env.CITELENS_E2E_LOGS;
-  const files = readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith("CiteLens.log"));
-  return files.map((f) => readFileSync(join(dir, String(f)), "utf8")).join("\n");
-}
-
 async function waitForLog(pattern, timeout) {
   const deadline = Date.now() + timeout;
   while (Date.now() < deadline) {
@@ -109,6 +88,18 @@ async function waitForLog(pattern, timeout) {
 
 function statusItem() {
   return page.locator('.statusbar-item:has([aria-label^="CiteLens spec"]), .statusbar-item[aria-label^="CiteLens spec"]').first();
+}
+
+/** Wait until the status bar names `spec` (the one the server says is in force for the active file). */
+async function statusSays(spec, timeout = 15000) {
+  const deadline = Date.now() + timeout;
+  let text = "";
+  while (Date.now() < deadline) {
+    text = (await statusItem().innerText().catch(() => "")).replace(/\s+/g, " ").trim();
+    if (text.split(" ").includes(spec)) return;
+    await page.waitForTimeout(250);
+  }
+  throw new Error(`the status bar says ${JSON.stringify(text)}; want the spec ${spec}`);
 }
 
 try {
@@ -463,6 +454,9 @@ try {
     const pyproject = join(WS, "tracks", "pyproject.toml");
     const before = readFileSync(pyproject, "utf8");
     await quickOpen("T1_run_1.jsonl");
+    // the spec of the [[tool.citelens.overrides]] table for ragtime/, not the top-level rag25
+    await statusSays("ragtime26");
+    await statusItem().screenshot({ path: join(ART, "11-status-bar-override.png") });
     await runCommand("CiteLens: Select Track Spec");
     await page.waitForSelector('.quick-input-list .monaco-list-row:has-text("ragtime25")', { timeout: 15000 });
     await page.keyboard.type("ragtime25", { delay: 15 });
@@ -481,6 +475,8 @@ try {
     if (!after.includes('files = ["ragtime/*.jsonl"]\nspec = "ragtime25"')) throw new Error(`the override was not edited: ${after}`);
     const kept = before.replace('spec = "ragtime26"', 'spec = "ragtime25"');
     if (after !== kept) throw new Error(`other lines changed: ${after}`);
+    await quickOpen("T1_run_1.jsonl");
+    await statusSays("ragtime25");
     const rows = await tracksRows();
     await shot("12-after-select-spec");
     await filterProblems("");

@@ -13,6 +13,9 @@ const cases = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const failures = [];
 const timings = {};
 const fail = (name, what) => failures.push(`${name}: ${what}`);
+// JSON with every object's keys in order, to compare nested counts
+const sorted = (value) => JSON.stringify(value, (_, v) =>
+  v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort()) : v);
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
@@ -62,6 +65,21 @@ for (const c of cases) {
       if (JSON.stringify(Object.entries(rows).sort()) !== JSON.stringify(Object.entries(want.codes).sort())) {
         fail(c.name, `run ${r} codes: page ${JSON.stringify(rows)}, check ${JSON.stringify(want.codes)}`);
       }
+      // support by judge and tier: the run's table, and each topic's share per group
+      if (want.support_groups) {
+        const groups = await page.$$eval(`#run-${r} table.judges tr[data-group]`, (trs) =>
+          Object.fromEntries(trs.map((tr) => [tr.dataset.group, Object.fromEntries(
+            Array.from(tr.querySelectorAll("td[data-verdict]")).map((td) => [td.dataset.verdict, Number(td.dataset.count)]))])));
+        if (sorted(groups) !== sorted(want.support_groups)) {
+          fail(c.name, `run ${r} support by judge and tier: page ${JSON.stringify(groups)}, check ${JSON.stringify(want.support_groups)}`);
+        }
+        const topics = await page.$$eval(`#topics-${r} tbody tr`, (trs) =>
+          Object.fromEntries(trs.map((tr) => [tr.cells[0].textContent, Object.fromEntries(
+            Array.from(tr.querySelectorAll("td[data-group]")).map((td) => [td.dataset.group, td.textContent]))])));
+        if (sorted(topics) !== sorted(want.topic_groups)) {
+          fail(c.name, `run ${r} topics by judge and tier: page ${JSON.stringify(topics)}, check ${JSON.stringify(want.topic_groups)}`);
+        }
+      }
     }
     // the charts render: bars with a width and the fill of their class (the stylesheet applied)
     const bars = await page.$$eval("svg.chart rect.bar", (rects) => rects.map((rect) => ({
@@ -71,6 +89,7 @@ for (const c of cases) {
       fail(c.name, `a chart bar without its colour: ${JSON.stringify(bars.slice(0, 3))}`);
     }
     if (c.screenshot) await page.screenshot({ path: c.screenshot, fullPage: false });
+    if (c.tiers_screenshot) await page.locator("#run-0 table.judges").screenshot({ path: c.tiers_screenshot });
     // the drill-down of the first report, and what a click on its first finding posts
     await page.click("#reports-0 tbody tr:first-child");
     await page.waitForSelector("#detail-0 h4");

@@ -5,33 +5,13 @@
 # runs drive.mjs (screenshots + log in e2e/artifacts/), stops code-server by its pid.
 # Needs: .ci/install-vscode-e2e done, vscode-extension/citelens.vsix built (npm run package).
 set -euo pipefail
-HERE=$(cd "$(dirname "$0")" && pwd)
-EXT=$(dirname "$HERE")
-REPO=$(dirname "$EXT")
-CS_DIR=${CITELENS_CODE_SERVER_DIR:-/opt/citelens-ci/code-server-4.100.3}
+source "$(dirname "$0")/code-server.sh"
 # the oracle (the CLI of this checkout) runs in the repository's venv; the extension starts
 # with a fresh venv that has no CiteLens, and the test installs the .vsix's wheel into it
 # through the extension's own "Install CiteLens into this interpreter" action
 ORACLE=${CITELENS_E2E_ORACLE:-$REPO/.venv/bin/python}
-VSIX=${CITELENS_VSIX:-$EXT/citelens.vsix}
-ART=$HERE/artifacts
-[ -x "$CS_DIR/node_modules/.bin/code-server" ] || { echo "e2e: code-server missing in $CS_DIR: run .ci/install-vscode-e2e" >&2; exit 2; }
-[ -f "$VSIX" ] || { echo "e2e: $VSIX missing: run npm run package in vscode-extension/" >&2; exit 2; }
-command -v chromium >/dev/null || { echo "e2e: chromium missing: run .ci/install-vscode-e2e" >&2; exit 2; }
-
-rm -rf "$ART"; mkdir -p "$ART"
-WORK=$(mktemp -d /tmp/citelens-e2e.XXXXXX)
-CS_PID=
-cleanup() {
-  if [ -n "$CS_PID" ]; then
-    kill -- -"$CS_PID" 2>/dev/null || true
-    wait "$CS_PID" 2>/dev/null || true
-  fi
-  cp "$WORK/code-server.log" "$ART/" 2>/dev/null || true
-  find "$WORK/cs-data/logs" -name '*CiteLens*.log' -exec cp {} "$ART/" \; 2>/dev/null || true
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
+require_tools
+make_work "$HERE/artifacts" citelens-e2e
 
 # the workspace: a run with seeded faults, its topics, and the folder's settings
 WS=$WORK/workspace
@@ -73,7 +53,6 @@ JSON
 # the support judge's verdicts and evidence for kiddie/run1.jsonl: go to definition selects that evidence
 (cd "$WS/kiddie" && "$ORACLE" -m citelens check --support --executor serial --support-cache none --format json run1.jsonl > "$WORK/support.json") || true
 
-mkdir -p "$WORK/cs-data/User" "$WORK/tmp"
 cat > "$WORK/cs-data/User/settings.json" <<'JSON'
 {
   "workbench.startupEditor": "none",
@@ -91,15 +70,8 @@ cat > "$WORK/cs-data/User/settings.json" <<'JSON'
   "workbench.colorTheme": "Default Light Modern"
 }
 JSON
-export XDG_CONFIG_HOME=$WORK/xdg XDG_DATA_HOME=$WORK/xdg TMPDIR=$WORK/tmp
-CS=("$CS_DIR/node_modules/.bin/code-server" --user-data-dir "$WORK/cs-data" --extensions-dir "$WORK/cs-ext")
-"${CS[@]}" --install-extension "$VSIX" --force > "$WORK/install.log" 2>&1 || { cat "$WORK/install.log" >&2; exit 1; }
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-setsid "${CS[@]}" --auth none --bind-addr "127.0.0.1:$PORT" --disable-telemetry --disable-update-check \
-  --disable-workspace-trust "$WS" > "$WORK/code-server.log" 2>&1 &
-CS_PID=$!
-for _ in $(seq 1 120); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.25; done
-export CITELENS_E2E_URL="http://127.0.0.1:$PORT" CITELENS_E2E_WORKSPACE=$WS CITELENS_E2E_EXPECTED=$WORK/expected.json CITELENS_E2E_SUPPORT=$WORK/support.json
+start_code_server "$WS" --disable-workspace-trust
+export CITELENS_E2E_WORKSPACE=$WS CITELENS_E2E_EXPECTED=$WORK/expected.json CITELENS_E2E_SUPPORT=$WORK/support.json
 export CITELENS_E2E_TRACKS=$WORK/tracks.json
 export CITELENS_E2E_FRESH=$FRESH CITELENS_E2E_ORACLE=$ORACLE CITELENS_E2E_ARTIFACTS=$ART CITELENS_E2E_LOGS=$WORK/cs-data/logs
 timeout 300 node "$HERE/drive.mjs"

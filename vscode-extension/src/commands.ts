@@ -71,7 +71,7 @@ export class Commands {
 
   private async pickSpec(title: string, uri: vscode.Uri | undefined): Promise<string | undefined> {
     const list = await this.specs(uri);
-    if (uri && list.active !== undefined) this.status.rememberServerSpec(uri, list.active);
+    if (uri && list.active !== undefined) this.status.rememberServerSpec(uri, list.active, list.source);
     const inForce = uri ? this.status.specSource(uri) : undefined;
     const active = list.active ?? inForce?.spec;
     const from = list.source ?? inForce?.from;

@@ -9,6 +9,7 @@
  */
 export const SERVER_COMMAND = {
   listSpecs: "citelens.listSpecs",
+  specInForce: "citelens.specInForce",
   convertFile: "citelens.convertFile",
   indexCorpus: "citelens.indexCorpus",
   showDocument: "citelens.showDocument",

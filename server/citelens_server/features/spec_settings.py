@@ -6,7 +6,10 @@
 - `citelens.writeSetting(uri, key, value, {dryRun, append})`: the setting written for the
   runs of `uri`'s folder into its project file, in place (`config.settings_edit`);
 - `citelens.pickSpec(uri)`: for clients without a picker of their own, the specs as a
-  `window/showMessageRequest`, the choice written like `writeSetting`.
+  `window/showMessageRequest`, the choice written like `writeSetting`;
+- `citelens.specInForce(uri)`: only the spec in force for the file and where it comes
+  from (the `[[overrides]]` table that applies, a nested project file, the editor
+  settings), cheap enough for a status bar to ask on every editor switch.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ log = logging.getLogger("citelens_server")
 LIST_SPECS = "citelens.listSpecs"
 WRITE_SETTING = "citelens.writeSetting"
 PICK_SPEC = "citelens.pickSpec"
+SPEC_IN_FORCE = "citelens.specInForce"
 #: specs shown by `pickSpec` (a message request's buttons)
 PICK_MAX = 8
 #: a file that is not open is ranked on its start
@@ -50,16 +54,30 @@ def spec_list(ls: Any, uri: str | None) -> dict[str, Any]:
     from citelens_server.runtime.server import uri_path
 
     path = uri_path(uri) if uri else None
-    active = source = None
-    if path is not None:
-        try:
-            settings = ls.session.settings_for(path)
-            active = settings.spec
-            source = settings.origin("spec") if settings.spec is not None else None
-        except Exception as exc:  # a broken project file: the list without what is in force
-            log.warning("listSpecs: %s", exc)
+    in_force = spec_in_force(ls, path, "listSpecs")
     text = _text(ls, uri, path) if uri else ""
-    return {**spec_choices(text, active), "active": active, "source": source}
+    return {**spec_choices(text, in_force["spec"]), "active": in_force["spec"], "source": in_force["source"]}
+
+
+def spec_in_force(ls: Any, path: Path | None, asked_by: str = "specInForce") -> dict[str, Any]:
+    """The spec the file is checked with and where it comes from (both None: no spec, or
+    the settings cannot be read; `error` then says why)."""
+    if path is None:
+        return {"spec": None, "source": None}
+    try:
+        settings = ls.session.settings_for(path)
+    except Exception as exc:  # a broken project file: nothing is in force until it is fixed
+        log.warning("%s: %s", asked_by, exc)
+        return {"spec": None, "source": None, "error": str(exc)}
+    spec = settings.spec
+    return {"spec": spec, "source": settings.origin("spec") if spec is not None else None}
+
+
+async def in_force(ls: Any, *args: Any) -> dict[str, Any]:
+    from citelens_server.runtime.server import uri_path
+
+    uri = args[0] if args and isinstance(args[0], str) else None
+    return spec_in_force(ls, uri_path(uri) if uri else None)
 
 
 def setting_edit_for(ls: Any, path: Path, key: str, value: Any, append: bool = False) -> Any:
@@ -145,4 +163,5 @@ COMMANDS: list[tuple[str, Callable[..., Any]]] = [
     (LIST_SPECS, list_specs),
     (WRITE_SETTING, write),
     (PICK_SPEC, pick_spec),
+    (SPEC_IN_FORCE, in_force),
 ]

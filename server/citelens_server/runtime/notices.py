@@ -18,6 +18,9 @@ def show_notices(server: LanguageServer) -> None:
     session = getattr(server, "session", None)  # none before `initialize`
     if session is None or not session.notices:
         return
+    from citelens_server.runtime.trust_watch import watch_trust
+
+    watch_trust(server)  # a `citelens trust` given from now on applies without a restart
     pending, session.notices = list(session.notices), []
     for notice in pending:
         log.warning("%s", notice)

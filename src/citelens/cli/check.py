@@ -55,6 +55,12 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strict", action="store_true", default=None, help="report every finding as an error")
     p.add_argument("--format", choices=("text", "json", "github", "sarif"), default="text")
     p.add_argument("--statistics", action="store_true", help="print counts per code instead of findings")
+    p.add_argument(
+        "--quiet",
+        "-q",
+        action="store_true",
+        help="no progress lines on stderr (looking through a corpus folder, judging support)",
+    )
     p.add_argument("--fix", action="store_true", help="apply the safe fixes in place")
     p.add_argument(
         "--unsafe-fixes",
@@ -234,7 +240,7 @@ class _SupportRuns:
             settings=default_settings().with_overrides(dict(settings.support_thresholds)),
             cache=self.cache,
             executor=self.args.executor,
-            progress=terminal_progress(),
+            progress=None if getattr(self.args, "quiet", False) else terminal_progress(),
             lookup=CorpusDocuments(settings.corpora, chain=sources) if sources is not None else None,
             model=model,  # type: ignore[arg-type]
             cascade=cascade,
@@ -348,6 +354,13 @@ def _diff_format(chosen: str, stream: object) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from citelens.cli.walk_progress import walk_progress
+
+    with walk_progress(quiet=args.quiet):  # --docs DIR: the walk of a big folder is shown
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     import gc
 
     # A short-lived process holding thousands of decoded reports: the cyclic collector

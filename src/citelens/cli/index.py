@@ -68,6 +68,13 @@ class _ProgressLine:
 
 
 def run(args: argparse.Namespace) -> int:
+    from citelens.cli.walk_progress import walk_progress
+
+    with walk_progress(quiet=args.quiet):  # a big corpus folder: its walk is shown
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from citelens.corpus.cache_dir import default_index_path
     from citelens.corpus.index_build import IndexBusy, build_index
     from citelens.corpus.reading import CorpusFileError

@@ -5,7 +5,9 @@ A setting is written for the folder of the file it is asked for: in the project 
 own folder it is a top-level key; in a sub-folder it goes into the `[[overrides]]` table
 that already applies to the file (or a new one with `files = ["FOLDER/**"]`), so the runs
 of the other folders keep their settings. Paths are written relative to the project file.
-The result is read back: an edit that would not give the value is refused.
+The result is read back: an edit that would not give the value is refused. The edit
+remembers the file as it was read (`files.snapshot`), and writing it refuses when the file
+changed meanwhile (an editor saved it, a pull replaced it), so that change is never lost.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 
 from citelens.config.error import ConfigError
 from citelens.config.loader import CONFIG_FILES, find_config
+from citelens.files.snapshot import Snapshot
 from citelens.source.toml_lines import Table, TomlLines
 
 #: settings whose values are paths (written relative to the project file)
@@ -37,12 +40,21 @@ class SettingEdit:
     created: bool
     result: str  # the file's whole text after the edit
     where: str  # in words: "pyproject.toml [tool.citelens]", "... [[overrides]] #2"
+    #: the project file as it was read (None: `created`, there was none)
+    read_as: Snapshot | None = None
 
     def apply(self) -> None:
-        """Write the edit (atomically; see `citelens.files.write`)."""
-        from citelens.files import write_file
+        """Write the edit (atomically; see `citelens.files.write`), only onto the file as
+        it was read: a `FileError` says what changed, and nothing is written."""
+        from citelens.files import FileError, write_file
 
-        write_file(self.path, self.result.encode("utf-8"))
+        if self.created and self.path.exists():
+            raise FileError(
+                self.path,
+                "the file was created while citelens worked on it; it was not written, so "
+                "nothing of it is lost: run the command again",
+            )
+        write_file(self.path, self.result.encode("utf-8"), unchanged_since=self.read_as)
 
 
 def toml_value(value: Any) -> str:
@@ -148,7 +160,10 @@ def setting_edit(
         text = _new_project(key, _relative(value, key, home), scope)
         return _checked(SettingEdit(path, 0, 0, text, True, text, "a new citelens.toml"), key, value, target)
     project = project.absolute()
-    text = project.read_text(encoding="utf-8-sig")
+    raw = project.read_bytes()
+    read_as = Snapshot.of(project, raw)
+    # as `read_text` reads it: universal newlines, a BOM dropped
+    text = raw.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
     lines = text.splitlines(keepends=True)
     if lines and not lines[-1].endswith(("\n", "\r")):
         lines[-1] += "\n"
@@ -165,7 +180,7 @@ def setting_edit(
         if line is None:
             return None
         end = _value_end(lines, line - 1)
-        return _edit(project, lines, line - 1, end, written, words)
+        return _edit(project, lines, line - 1, end, written, words, read_as)
 
     if scope == ".":
         found = at_key(table, f"{project.name} [{name}]" if table else project.name)
@@ -175,14 +190,14 @@ def setting_edit(
         if table and header is None:  # a pyproject.toml without [tool.citelens]
             block = f"\n[{name}]\n{written}"
             return _checked(
-                _edit(project, lines, len(lines), len(lines), block, f"{project.name} [{name}]"),
+                _edit(project, lines, len(lines), len(lines), block, f"{project.name} [{name}]", read_as),
                 key,
                 value,
                 target,
             )
         end = _table_end(lines, header - 1 if header is not None else None)
         return _checked(
-            _edit(project, lines, end, end, written, f"{project.name} [{name}]"), key, value, target
+            _edit(project, lines, end, end, written, f"{project.name} [{name}]", read_as), key, value, target
         )
 
     from citelens.config.globs import PathGlobs
@@ -206,14 +221,14 @@ def setting_edit(
         header = toml_lines.tables[(*table, "overrides", str(n))]
         end = _table_end(lines, header - 1)
         return _checked(
-            _edit(project, lines, end, end, written, f"{project.name} {overrides} #{n + 1}"),
+            _edit(project, lines, end, end, written, f"{project.name} {overrides} #{n + 1}", read_as),
             key,
             value,
             target,
         )
     block = f'\n{overrides}\nfiles = ["{scope}/**"]\n{written}'
     where = f"{project.name} {overrides} #{len(entries) + 1} ({scope}/**)"
-    return _checked(_edit(project, lines, len(lines), len(lines), block, where), key, value, target)
+    return _checked(_edit(project, lines, len(lines), len(lines), block, where, read_as), key, value, target)
 
 
 def _new_project(key: str, value: Any, scope: str) -> str:
@@ -223,9 +238,11 @@ def _new_project(key: str, value: Any, scope: str) -> str:
     return f'[[overrides]]\nfiles = ["{scope}/**"]\n{written}'
 
 
-def _edit(path: Path, lines: list[str], start: int, end: int, new_text: str, where: str) -> SettingEdit:
+def _edit(
+    path: Path, lines: list[str], start: int, end: int, new_text: str, where: str, read_as: Snapshot
+) -> SettingEdit:
     result = "".join(lines[:start]) + new_text + "".join(lines[end:])
-    return SettingEdit(path, start, end, new_text, False, result, where)
+    return SettingEdit(path, start, end, new_text, False, result, where, read_as)
 
 
 def _checked(edit: SettingEdit, key: str, value: Any, target: Path) -> SettingEdit:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from citelens.config.sensitive import why_sensitive
+from citelens.files.snapshot import Snapshot
 
 TRUST_FILE = "trusted-projects.json"
 USER_CONFIG = "config.toml"  # the user's own settings: trusted, the weakest layer above the defaults
@@ -55,27 +56,37 @@ def digest(data: bytes) -> str:
 
 
 def _records() -> dict[str, dict[str, str]]:
+    return _read_records()[0]
+
+
+def _read_records() -> tuple[dict[str, dict[str, str]], Snapshot | None]:
+    """The records, and the store as read (None: there is none yet, or it is unreadable)."""
+    store = trust_store()
     try:
-        raw = json.loads(trust_store().read_text(encoding="utf-8"))
+        data = store.read_bytes()
+        read_as = Snapshot.of(store, data)
+        raw = json.loads(data.decode("utf-8"))
     except (OSError, ValueError):
-        return {}  # none yet, or unreadable: nothing is trusted (the safe reading)
+        return {}, None  # none yet, or unreadable: nothing is trusted (the safe reading)
     projects = raw.get("projects") if isinstance(raw, dict) else None
     if not isinstance(projects, dict):
-        return {}
+        return {}, read_as
     return {
         k: v
         for k, v in projects.items()
         if isinstance(v, dict) and isinstance(v.get("sha256"), str) and isinstance(v.get("since", ""), str)
-    }
+    }, read_as
 
 
-def _save(records: Mapping[str, Mapping[str, str]]) -> None:
+def _save(records: Mapping[str, Mapping[str, str]], read_as: Snapshot | None) -> None:
+    """Write the store, only onto the one read (another `citelens trust` may have written
+    it meanwhile: its record is kept, and this one says to run the command again)."""
     from citelens.files import write_file
 
     store = trust_store()
     store.parent.mkdir(parents=True, exist_ok=True)
     body = json.dumps({"version": 1, "projects": dict(sorted(records.items()))}, indent=2) + "\n"
-    write_file(store, body.encode("utf-8"))
+    write_file(store, body.encode("utf-8"), unchanged_since=read_as)
 
 
 def is_trusted(path: Path, data: bytes) -> bool:
@@ -88,19 +99,19 @@ def trust(path: Path) -> Trusted:
     """Trust the project file at `path` as its bytes are now. Raises OSError if unreadable."""
     path = path.absolute()
     data = path.read_bytes()
-    records = _records()
+    records, read_as = _read_records()
     since = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     records[str(path)] = {"sha256": digest(data), "since": since}
-    _save(records)
+    _save(records, read_as)
     return Trusted(path, digest(data), since, "trusted")
 
 
 def revoke(path: Path) -> bool:
     """Stop trusting `path`; False when it was not trusted."""
-    records = _records()
+    records, read_as = _read_records()
     if records.pop(str(path.absolute()), None) is None:
         return False
-    _save(records)
+    _save(records, read_as)
     return True
 
 

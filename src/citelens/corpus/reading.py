@@ -11,7 +11,9 @@ import gzip
 import io
 import os
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
@@ -36,36 +38,92 @@ def _limit(name: str) -> int:
     return int(raw) if raw.isdigit() and int(raw) > 0 else WALK_LIMITS[name]
 
 
+@dataclass(frozen=True)
+class WalkProgress:
+    """How far a walk of a corpus folder is: folders read, entries seen, corpus files found
+    (`done`: the walk ended, with files found or with an error)."""
+
+    root: Path
+    folders: int
+    entries: int
+    files: int
+    limit: int  # the entry limit the walk stops at
+    done: bool = False
+
+
+#: who is told how a walk goes (a terminal's progress line: `cli.walk_progress`)
+_observers: list[Callable[[WalkProgress], None]] = []
+
+
+@contextmanager
+def observe_walks(observer: Callable[[WalkProgress], None]) -> Iterator[None]:
+    """Tell `observer` of every corpus folder walk (after each folder, and at the end) while
+    the block runs."""
+    _observers.append(observer)
+    try:
+        yield
+    finally:
+        _observers.remove(observer)
+
+
+def _tell(progress: WalkProgress) -> None:
+    for observer in list(_observers):
+        observer(progress)
+
+
 def _walk(path: Path) -> list[Path]:
     """The corpus files under a folder, symbolic links to folders not followed, within the limits."""
     max_depth, max_entries = _limit("CITELENS_CORPUS_WALK_DEPTH"), _limit("CITELENS_CORPUS_WALK_ENTRIES")
     found: list[Path] = []
-    seen = 0
+    seen = folders = 0
     todo = [(path, 0)]
-    while todo:
-        folder, depth = todo.pop()
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            continue  # an unreadable sub-folder holds nothing we can read anyway
-        seen += len(entries)
-        if seen > max_entries:
-            raise CorpusFileError(
-                f"{path}: stopped looking for corpus files after {max_entries:,} folder entries; is this "
-                "the corpus folder? (name the corpus files or their own folder, or raise the limit with "
-                "CITELENS_CORPUS_WALK_ENTRIES=N)"
-            )
-        for entry in entries:
-            if entry.is_dir(follow_symlinks=False):
-                if depth + 1 > max_depth:
-                    raise CorpusFileError(
-                        f"{path}: corpus files are looked for at most {max_depth} folders deep, and "
-                        f"{entry.path} is deeper (raise the limit with CITELENS_CORPUS_WALK_DEPTH=N)"
-                    )
-                todo.append((Path(entry.path), depth + 1))
-            elif entry.name.endswith(CORPUS_SUFFIXES) and entry.is_file():
-                found.append(Path(entry.path))
+    try:
+        while todo:
+            folder, depth = todo.pop()
+            seen = _walk_folder(path, folder, depth, seen, max_depth, max_entries, todo, found)
+            folders += 1
+            if _observers:
+                _tell(WalkProgress(path, folders, seen, len(found), max_entries))
+    finally:
+        if _observers:
+            _tell(WalkProgress(path, folders, seen, len(found), max_entries, done=True))
     return sorted(found)
+
+
+def _walk_folder(
+    path: Path,
+    folder: Path,
+    depth: int,
+    seen: int,
+    max_depth: int,
+    max_entries: int,
+    todo: list[tuple[Path, int]],
+    found: list[Path],
+) -> int:
+    """Read one folder of a walk: its sub-folders onto `todo`, its corpus files onto
+    `found`; the entries seen so far."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return seen  # an unreadable sub-folder holds nothing we can read anyway
+    seen += len(entries)
+    if seen > max_entries:
+        raise CorpusFileError(
+            f"{path}: stopped looking for corpus files after {max_entries:,} folder entries; is this "
+            "the corpus folder? (name the corpus files or their own folder, or raise the limit with "
+            "CITELENS_CORPUS_WALK_ENTRIES=N)"
+        )
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False):
+            if depth + 1 > max_depth:
+                raise CorpusFileError(
+                    f"{path}: corpus files are looked for at most {max_depth} folders deep, and "
+                    f"{entry.path} is deeper (raise the limit with CITELENS_CORPUS_WALK_DEPTH=N)"
+                )
+            todo.append((Path(entry.path), depth + 1))
+        elif entry.name.endswith(CORPUS_SUFFIXES) and entry.is_file():
+            found.append(Path(entry.path))
+    return seen
 
 
 def corpus_files(path: Path) -> list[Path]:

@@ -20,6 +20,7 @@ from citelens.overview.model import (
     CodeRow,
     Counts,
     FindingDetail,
+    JudgeTier,
     Passage,
     ReportDetail,
     ReportRow,
@@ -27,6 +28,7 @@ from citelens.overview.model import (
     SentenceDetail,
     SupportTotals,
     TopicRow,
+    group_key,
 )
 
 if TYPE_CHECKING:
@@ -54,6 +56,8 @@ DocumentText = Callable[[str, Mapping[str, Any]], str | None]
 PASSAGE_CONTEXT = 80
 #: the judge of a verdict that does not name one (CiteLens's lexical support judge)
 DEFAULT_JUDGE = "lexical"
+#: the topic row of reports without a topic id
+NO_TOPIC = "(none)"
 
 
 def _position(result: FileResult, offset: int) -> tuple[int, int]:
@@ -134,6 +138,9 @@ def run_overview(
     rows: list[ReportRow] = []
     details: list[ReportDetail] = []
     by_judge: dict[str, Counter[str]] = {}
+    #: (judge, tier) -> verdict counts, for the run and for each topic
+    by_tier: dict[tuple[str, str], Counter[str]] = {}
+    topic_tiers: dict[str, dict[tuple[str, str], Counter[str]]] = {}
     groundedness: list[float] = []
     sentence_verdicts: Counter[str] = Counter()
     for k, item in enumerate(items):
@@ -166,6 +173,11 @@ def run_overview(
                 row.groundedness = support["hallucination_metrics"]["groundedness_score"]
                 groundedness.append(row.groundedness)
             _add_support(detail, support, value, document_text, row, by_judge, sentence_verdicts)
+            topic = topic_tiers.setdefault(topic_id or NO_TOPIC, {})
+            for cited in _judged_citations(support):
+                group = (str(cited.get("judge") or DEFAULT_JUDGE), str(cited.get("tier") or ""))
+                by_tier.setdefault(group, Counter())[cited["verdict"]] += 1
+                topic.setdefault(group, Counter())[cited["verdict"]] += 1
         sentence_spans = [(s.start, s.end) for s in sentences]
         for f in per_report[k]:
             row.findings.add(f.severity)
@@ -181,13 +193,17 @@ def run_overview(
         reports=result.reports,
         findings=totals,
         codes=codes,
-        topics=_topics(rows),
+        topics=_topics(rows, topic_tiers),
         rows=rows,
         details=details,
         support=SupportTotals(
             {v: sentence_verdicts.get(v, 0) for v in (*VERDICTS, "uncited")},
             {judge: {v: c.get(v, 0) for v in VERDICTS} for judge, c in sorted(by_judge.items())},
             sum(groundedness) / len(groundedness) if groundedness else None,
+            [
+                JudgeTier(group_key(judge, tier), judge, tier, _verdicts(c))
+                for (judge, tier), c in sorted(by_tier.items())
+            ],
         )
         if support_docs is not None
         else None,
@@ -224,19 +240,35 @@ def _add_support(
             if c is None:
                 continue
             c.verdict, c.score, c.judge = cited["verdict"], cited["score"], judge
+            c.tier = str(cited.get("tier") or "") or None
             text = document_text(cited["doc_id"], value) if document_text is not None else None
             evidence = cited.get("evidence") or []
             c.passages = passages(text, evidence) if text is not None else _evidence_only(evidence)
 
 
-def _topics(rows: list[ReportRow]) -> list[TopicRow]:
+def _judged_citations(support: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    return [cited for judged in support["sentences"] for cited in judged["citations"]]
+
+
+def _verdicts(counts: Counter[str]) -> dict[str, int]:
+    return {v: counts.get(v, 0) for v in VERDICTS}
+
+
+def _topics(
+    rows: list[ReportRow], tiers: Mapping[str, Mapping[tuple[str, str], Counter[str]]]
+) -> list[TopicRow]:
     topics: dict[str, TopicRow] = {}
     for row in rows:
-        topic = topics.setdefault(row.topic_id or "(none)", TopicRow(row.topic_id or "(none)"))
+        topic = topics.setdefault(row.topic_id or NO_TOPIC, TopicRow(row.topic_id or NO_TOPIC))
         topic.reports += 1
         topic.findings.errors += row.findings.errors
         topic.findings.warnings += row.findings.warnings
         topic.findings.infos += row.findings.infos
         for verdict, n in row.verdicts.items():
             topic.verdicts[verdict] += n
+    for name, groups in tiers.items():
+        if name in topics:
+            topics[name].by_judge_tier = {
+                group_key(judge, tier): _verdicts(c) for (judge, tier), c in sorted(groups.items())
+            }
     return list(topics.values())

@@ -10,6 +10,22 @@ from typing import Any
 VERDICTS = ("supported", "partial", "unsupported", "unchecked")
 
 
+def group_key(judge: str, tier: str) -> str:
+    """The name of a judge-and-tier group of verdicts ("lexical · high"); a verdict with
+    no tier (a model judge's "unchecked") is its judge's alone."""
+    return f"{judge} · {tier}" if tier else judge
+
+
+@dataclass(slots=True)
+class JudgeTier:
+    """The citation verdicts one judge gave in one tier (`key`: `group_key` of the two)."""
+
+    key: str
+    judge: str
+    tier: str
+    verdicts: dict[str, int]
+
+
 @dataclass(slots=True)
 class CodeRow:
     """One finding code of a run: how often, at which severity, what it means."""
@@ -42,6 +58,8 @@ class TopicRow:
     reports: int = 0
     findings: Counts = field(default_factory=Counts)
     verdicts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(VERDICTS, 0))
+    #: citation verdicts per judge-and-tier group (keys: `JudgeTier.key` of the run's groups)
+    by_judge_tier: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -74,6 +92,7 @@ class CitationDetail:
     verdict: str | None = None
     score: float | None = None
     judge: str | None = None
+    tier: str | None = None
     passages: list[Passage] = field(default_factory=list)
 
 
@@ -104,11 +123,13 @@ class ReportDetail:
 
 @dataclass(slots=True)
 class SupportTotals:
-    """The run's support: sentence verdicts, and citation verdicts per judge."""
+    """The run's support: sentence verdicts, and citation verdicts per judge and per
+    judge and tier (a lexical "unsupported" is only a warning in the high tier)."""
 
     sentences: dict[str, int]
     by_judge: dict[str, dict[str, int]]
     groundedness: float | None  # the mean over the reports judged
+    by_judge_tier: list[JudgeTier] = field(default_factory=list)
 
 
 @dataclass(slots=True)

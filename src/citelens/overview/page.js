@@ -39,6 +39,7 @@
     var head = el("tr");
     columns.forEach(function (col, i) {
       var th = el("th", { text: col.title, cls: col.num ? "num" : "" });
+      if (col.group) th.setAttribute("data-group", col.group);
       th.addEventListener("click", function () {
         state.desc = state.sort === i ? !state.desc : !!col.num;
         state.sort = i;
@@ -85,7 +86,9 @@
         var tr = el("tr", { cls: onRow ? "clickable" : "" });
         columns.forEach(function (col) {
           var value = col.value(row);
-          tr.appendChild(el("td", { cls: col.num ? "num" : "", text: col.show ? col.show(row) : String(value) }));
+          var td = el("td", { cls: col.num ? "num" : "", text: col.show ? col.show(row) : String(value) });
+          if (col.group) td.setAttribute("data-group", col.group);
+          tr.appendChild(td);
         });
         if (onRow) {
           tr.addEventListener("click", function () {
@@ -157,6 +160,20 @@
     return null;
   }
 
+  // One column per judge-and-tier group of the run: the topic's supported share of the
+  // citations that group judged ("60% of 5"), sorted by the share.
+  function groupColumns(run) {
+    return (run.support ? run.support.by_judge_tier : []).map(function (g) {
+      function counts(t) { return t.by_judge_tier[g.key] || { supported: 0, partial: 0, unsupported: 0, unchecked: 0 }; }
+      function judged(t) { var v = counts(t); return v.supported + v.partial + v.unsupported; }
+      return {
+        title: "supported (" + g.key + ")", num: true, group: g.key,
+        value: function (t) { var n = judged(t); return n ? counts(t).supported / n : -1; },
+        show: function (t) { var n = judged(t); return n ? share(counts(t).supported, n) + " of " + n : "–"; },
+      };
+    });
+  }
+
   data.runs.forEach(function (run, r) {
     var topics = document.getElementById("topics-" + r);
     pagedTable(topics, [
@@ -165,7 +182,7 @@
       { title: "errors", num: true, value: function (t) { return t.findings.errors; } },
       { title: "warnings", num: true, value: function (t) { return t.findings.warnings; } },
       { title: "infos", num: true, value: function (t) { return t.findings.infos; } },
-    ].concat(verdictColumns(function (t) { return t.verdicts; })), run.topics, null);
+    ].concat(verdictColumns(function (t) { return t.verdicts; }), groupColumns(run)), run.topics, null);
     var detailHost = document.getElementById("detail-" + r);
     pagedTable(document.getElementById("reports-" + r), [
       { title: "#", num: true, value: function (row) { return row.number; } },

@@ -46,6 +46,10 @@ def _pct(n: int, total: int) -> str:
     return f"{100 * n / total:.0f}%" if total else "–"
 
 
+def _judged(verdicts: dict[str, int]) -> int:
+    return verdicts["supported"] + verdicts["partial"] + verdicts["unsupported"]
+
+
 def _card(label: str, value: str, test_id: str) -> str:
     return f'<div class="card" data-testid="{test_id}"><b>{escape(value)}</b>{escape(label)}</div>'
 
@@ -75,14 +79,17 @@ def _support_section(run: RunOverview) -> str:
     s = run.support.sentences
     judged = s["supported"] + s["partial"] + s["unsupported"]
     grounded = f"{run.support.groundedness:.2f}" if run.support.groundedness is not None else "–"
-    judges = "".join(
-        f'<tr><td>{escape(judge)}</td><td class="num">{sum(v.values())}</td>'
+    groups = "".join(
+        f'<tr data-group="{escape(g.key)}"><td>{escape(g.judge)}</td><td>{escape(g.tier or "–")}</td>'
+        f'<td class="num">{sum(g.verdicts.values())}</td>'
         + "".join(
-            f'<td class="num">{_pct(v[k], v["supported"] + v["partial"] + v["unsupported"])}</td>'
+            f'<td class="num" data-verdict="{k}" data-count="{g.verdicts[k]}">'
+            f"{_pct(g.verdicts[k], _judged(g.verdicts))}</td>"
             for k in ("supported", "partial", "unsupported")
         )
-        + f'<td class="num">{v["unchecked"]}</td></tr>'
-        for judge, v in run.support.by_judge.items()
+        + f'<td class="num" data-verdict="unchecked" data-count="{g.verdicts["unchecked"]}">'
+        f"{g.verdicts['unchecked']}</td></tr>"
+        for g in run.support.by_judge_tier
     )
     return (
         "<h3>Support</h3>"
@@ -90,9 +97,15 @@ def _support_section(run: RunOverview) -> str:
         f"{_card('partly supported', _pct(s['partial'], judged), 'partial-share')}"
         f"{_card('unsupported', _pct(s['unsupported'], judged), 'unsupported-share')}"
         f"{_card('groundedness (mean)', grounded, 'groundedness')}</div>"
-        '<table class="judges"><thead><tr><th>judge</th><th class="num">citations</th><th class="num">supported</th>'
-        '<th class="num">partial</th><th class="num">unsupported</th><th class="num">unchecked</th></tr></thead>'
-        f"<tbody>{judges}</tbody></table>"
+        "<h4>Citations by judge and tier</h4>"
+        '<p class="muted">Shares of the judged citations of each judge, per tier. A lexical '
+        "verdict is high tier only when it is &ldquo;unsupported&rdquo; with almost nothing of the "
+        "sentence found, or another amount; its low tier finds words, not meaning. A model "
+        "judge's verdicts are high tier.</p>"
+        '<table class="judges"><thead><tr><th>judge</th><th>tier</th><th class="num">citations</th>'
+        '<th class="num">supported</th><th class="num">partial</th><th class="num">unsupported</th>'
+        '<th class="num">unchecked</th></tr></thead>'
+        f"<tbody>{groups}</tbody></table>"
         "<h4>Support per topic</h4>" + support_chart(run.topics)
     )
 

@@ -319,6 +319,15 @@ class Workspace:
         return self.checker_for(path).check_path(path)
 
     # --- reloading ------------------------------------------------------------------
+    def awaits_trust(self) -> bool:
+        """Were a project file's values left out for want of trust? Then a `citelens trust`
+        given later changes the settings (a server watches `trust_record_stamp` for it)."""
+        return bool(self._told)
+
+    def trust_record_stamp(self) -> _Stamp:
+        """The user's trust record's (mtime, size), None while there is none."""
+        return _stamp(trust_store())
+
     def _watch(self, path: Path) -> None:
         if path not in self._stamps:
             self._stamps[path] = _stamp(path)
