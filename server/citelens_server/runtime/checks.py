@@ -30,6 +30,7 @@ from lsprotocol import types
 
 from citelens.session.errors import SETTINGS_ERRORS
 from citelens_server.runtime.notices import show_notices
+from citelens_server.runtime.open_progress import PROGRESS_CHARS, OpenProgress
 from citelens_server.runtime.problems import Problem
 
 if TYPE_CHECKING:
@@ -38,9 +39,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("citelens_server")
 
-#: texts from which the first check of an opened file shows a progress bar (about 4,500
-#: rag25 reports)
-PROGRESS_CHARS = 5_000_000
 #: worker threads: a big file's check must leave one free for the other files
 CHECK_WORKERS = 3
 #: notifications after which a held result describes an older text
@@ -133,6 +131,7 @@ class BackgroundChecks:
         """Open a document (reading a big file takes seconds too) and check it, unless its
         support check is big enough to run first with progress (support_progress.py)."""
         session = self.server.session
+        bar = OpenProgress(self.server, uri) if len(text) >= PROGRESS_CHARS else None
 
         def job() -> Checked | None:
             from citelens_server.runtime.support_first import worth_a_progress_bar
@@ -141,23 +140,17 @@ class BackgroundChecks:
             if worth_a_progress_bar(doc):
                 self.support_first.add(uri)
                 return None
-            return self._check(doc, uri)
+            if bar is None:
+                return self._check(doc, uri)
+            doc.progress = bar.checked  # the share of reports checked, on the bar
+            try:
+                return self._check(doc, uri)
+            finally:
+                doc.progress = None
 
         self._run(uri, job)
-        if len(text) >= PROGRESS_CHARS:
-            self.server.keep(asyncio.ensure_future(self._progress(uri)))
-
-    async def _progress(self, uri: str) -> None:
-        """A progress bar while a big file is read and first checked (it cannot be
-        cancelled: the editor shows its findings when it ends)."""
-        from citelens_server.runtime.progress import Progress
-
-        progress = Progress(self.server, "open")
-        await progress.begin(f"Checking {uri.rsplit('/', 1)[-1]}", cancellable=False)
-        running = self.running.get(uri)
-        if running is not None:
-            await asyncio.wait([running])
-        progress.end("checked")
+        if bar is not None:
+            self.server.keep(asyncio.ensure_future(bar.show(self.running.get(uri))))
 
     def reopen(self, uri: str, path: Path, version: int | None) -> None:
         """Open the document again from the file on disk (the client's text and the
