@@ -10,7 +10,7 @@ thousands. A client without `window.workDoneProgress` gets no request at all.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
@@ -36,7 +36,7 @@ class OpenProgress:
         self.sent = 0  # the last percentage reported (from the worker's side)
         self.pending: tuple[int, str] | None = None  # reported before the bar was shown
 
-    async def show(self, running: asyncio.Future[object] | None) -> None:
+    async def show(self, running: asyncio.Future[Any] | None) -> None:
         """Begin, wait for the check in flight, end (it cannot be cancelled: the editor
         shows its findings when it ends)."""
         await self.bar.begin(f"Checking {self.name}", cancellable=False)
