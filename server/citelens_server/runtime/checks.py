@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -41,6 +42,8 @@ log = logging.getLogger("citelens_server")
 
 #: worker threads: a big file's check must leave one free for the other files
 CHECK_WORKERS = 3
+#: processes a big file's first check may use (session/first_check.py)
+CHECK_PROCESSES = 4
 #: notifications after which a held result describes an older text
 DOCUMENT_CHANGES = {
     types.TEXT_DOCUMENT_DID_CHANGE,
@@ -59,6 +62,17 @@ class Checked:
     generation: int
     diagnostics: str | None
     problem: Problem | None = None
+
+
+def first_check_in_processes(doc: OpenDocument, progress: Callable[[int, int], None]) -> None:
+    """A big file's first check on several cores (the session's `first_check`; a failure
+    is left to the ordinary check, which reports it)."""
+    from citelens.session.first_check import check_in_processes
+
+    try:
+        check_in_processes(doc, min(os.cpu_count() or 1, CHECK_PROCESSES), progress)
+    except Exception as exc:
+        log.debug("first check in one process (%s)", exc)
 
 
 def message_uri(message: Any) -> str | None:
@@ -144,6 +158,7 @@ class BackgroundChecks:
                 return self._check(doc, uri)
             doc.progress = bar.checked  # the share of reports checked, on the bar
             try:
+                first_check_in_processes(doc, bar.checked)
                 return self._check(doc, uri)
             finally:
                 doc.progress = None
