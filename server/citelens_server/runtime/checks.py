@@ -145,7 +145,11 @@ class BackgroundChecks:
         """Open a document (reading a big file takes seconds too) and check it, unless its
         support check is big enough to run first with progress (support_progress.py)."""
         session = self.server.session
-        bar = OpenProgress(self.server, uri) if len(text) >= PROGRESS_CHARS else None
+        bar = None
+        if len(text) >= PROGRESS_CHARS:
+            from citelens_server.runtime.progress import Progress
+
+            bar = OpenProgress(Progress(self.server, "open"), uri)
 
         def job() -> Checked | None:
             from citelens_server.runtime.support_first import worth_a_progress_bar

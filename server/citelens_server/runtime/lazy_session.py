@@ -11,6 +11,7 @@ never sees a half-made session, and the answers are those of an eager start.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Mapping
 from pathlib import Path
@@ -18,6 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from citelens.session import Workspace
+
+
+log = logging.getLogger("citelens_server")
 
 
 class LazySession:
@@ -56,7 +60,10 @@ class LazySession:
 def warm_up(session: LazySession) -> None:
     """In a worker thread after the `initialize` answer: the workspace, the engine and
     the built-in spec tables, loaded before the first document needs them."""
-    from citelens.session.warm import load_engine
+    try:
+        from citelens.session.warm import load_engine
 
-    session.get()
-    load_engine()
+        session.get()
+        load_engine()
+    except Exception as exc:  # the first use makes it again, and says what is wrong
+        log.info("engine not loaded ahead (%s)", exc)

@@ -10,14 +10,20 @@ thousands. A client without `window.workDoneProgress` gets no request at all.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from lsprotocol import types
 
-from citelens_server.runtime.progress import Progress
 
-if TYPE_CHECKING:
-    from citelens_server.runtime.server import CiteLensServer
+class Bar(Protocol):
+    """A work-done progress bar (`runtime/progress.py`'s `Progress`)."""
+
+    shown: bool
+
+    async def begin(self, title: str, *, cancellable: bool = True) -> None: ...
+    def report(self, value: types.WorkDoneProgressReport) -> None: ...
+    def end(self, message: str) -> None: ...
+
 
 #: texts from which the first check of an opened file shows a progress bar (about 1,800
 #: rag25 reports, a check of about a second)
@@ -29,8 +35,8 @@ CHECKING_SHARE = 90
 
 
 class OpenProgress:
-    def __init__(self, ls: CiteLensServer, uri: str) -> None:
-        self.bar = Progress(ls, "open")
+    def __init__(self, bar: Bar, uri: str) -> None:
+        self.bar = bar
         self.name = uri.rsplit("/", 1)[-1]
         self.loop = asyncio.get_running_loop()
         self.sent = 0  # the last percentage reported (from the worker's side)

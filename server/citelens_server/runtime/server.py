@@ -277,6 +277,6 @@ def uri_path(uri: str) -> Path | None:
     """The file of a `file:` URI (None for any other), by the engine's one converter."""
     if not uri.startswith("file:"):
         return None
-    from citelens.session.workspace import path_of  # the engine: loaded after `initialize`
+    from citelens.session.document_uri import path_of
 
     return path_of(uri)[1]

@@ -44,9 +44,9 @@ __all__ = [
 def get_spec(track: str, task: str | None = None) -> TrackSpec:
     """A built-in spec by id; with `task`, only a spec of that task (KeyError otherwise,
     naming the known ids or the spec's task)."""
-    from citelens.specs.loader import builtin_specs
+    import citelens.specs as package  # its `builtin_specs`, loaded on first use (or replaced)
 
-    specs = builtin_specs()
+    specs = package.builtin_specs()
     if track not in specs:
         raise KeyError(f"unknown track spec {track!r}; known: {', '.join(sorted(specs))}")
     spec = specs[track]
@@ -58,11 +58,11 @@ def get_spec(track: str, task: str | None = None) -> TrackSpec:
 def newest_spec(family: str) -> str:
     """The id of the newest built-in spec of a track family (`rag` -> `rag26`): the ids
     are the family and a two-digit year, so adding a year to the spec data moves it."""
-    from citelens.specs.loader import builtin_specs
+    import citelens.specs as package
 
     years = [
         spec_id
-        for spec_id in builtin_specs()
+        for spec_id in package.builtin_specs()
         if spec_id[len(family) :].isdigit() and spec_id.startswith(family)
     ]
     if not years:
