@@ -50,3 +50,31 @@ def test_a_small_or_already_checked_document_is_left_alone(big, tmp_path: Path) 
     checked.result  # noqa: B018  (checked in this process)
     assert not check_in_processes(checked, 3)
     assert not check_in_processes(ws.open((tmp_path / "one.jsonl").as_uri(), text, 1), 1)
+
+
+def test_a_child_that_never_answers_is_stopped_and_its_slice_checked_here(
+    big, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+    import time
+
+    from citelens.session import first_check
+
+    def hanging(*args: object) -> tuple[int, int]:
+        read_fd, write_fd = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # as a child stuck on a lock it inherited
+            time.sleep(60)
+            os._exit(0)
+        os.close(write_fd)
+        return pid, read_fd
+
+    monkeypatch.setattr(first_check, "_fork", hanging)
+    monkeypatch.setattr(first_check, "CHILD_GRACE_S", 0.5)
+    ws, text = big
+    one = ws.open((tmp_path / "one.jsonl").as_uri(), text, 1)
+    many = ws.open((tmp_path / "many.jsonl").as_uri(), text, 1)
+    started = time.monotonic()
+    assert check_in_processes(many, 2)
+    assert time.monotonic() - started < 50  # not the child's 60 s
+    assert _rows(many) == _rows(one)

@@ -14,8 +14,12 @@ the ordinary single-threaded check.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
+import select
+import signal
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -30,29 +34,48 @@ if TYPE_CHECKING:
 
 #: (findings, facts) of one report, as plain tuples (`check.workers`)
 Packed = tuple[list[Any], list[Any]]
+#: a child may take this long, plus this many times this process's own slice, to answer
+CHILD_GRACE_S = 10.0
+CHILD_SLACK = 3
 
 
 def check_in_processes(
-    doc: OpenDocument, processes: int, progress: Callable[[int, int], None] | None = None
+    doc: OpenDocument,
+    processes: int,
+    progress: Callable[[int, int], None] | None = None,
+    *,
+    min_reports: int = MIN_REPORTS,
 ) -> bool:
     """Compute the outcome of every report of `doc` in `processes` slices at once (True),
     or do nothing (False: not worth it, or not possible here). `progress` is told
-    (reports checked, reports) as this process's slice goes, scaled to the whole file."""
+    (reports checked, reports) as this process's slice goes, scaled to the whole file.
+
+    In a process with other threads (an editor's server) a child could inherit a lock
+    another thread held at the fork (a module being imported): the engine is loaded
+    before forking, and a child that has not answered well after this process finished
+    its own slice is killed and its slice checked here, so the check never hangs."""
     reports = doc._reports  # the session's own model: outcomes are kept there
     items, outcomes = reports.items, reports.outcomes
-    if processes < 2 or len(items) < MIN_REPORTS or not can_fork() or any(o is not None for o in outcomes):
+    if processes < 2 or len(items) < min_reports or not can_fork() or any(o is not None for o in outcomes):
         return False
     checker = doc.checker
     if checker.support is not None:
         return False
+    from citelens.session.warm import load_engine
+
+    load_engine()  # no import left for a child to wait on
     text = reports.text
     bounds = [(len(items) * k // processes, len(items) * (k + 1) // processes) for k in range(processes)]
     children = [_fork(checker, text, items, lo, hi) for lo, hi in bounds[1:]]
     first_lo, first_hi = bounds[0]
+    started = time.monotonic()
     parts = [_outcomes(checker, text, items, first_lo, first_hi, progress, scale=processes)]
+    deadline = time.monotonic() + CHILD_GRACE_S + CHILD_SLACK * (time.monotonic() - started)
     for (pid, read_fd), (lo, hi) in zip(children, bounds[1:]):
-        with os.fdopen(read_fd, "rb") as pipe:
-            blob = pipe.read()
+        blob = _read_until(read_fd, deadline)
+        if blob is None:  # no answer in time: stopped, and its slice checked here
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
         _, status = os.waitpid(pid, 0)
         parts.append(
             [_unpack(*p) for p in pickle.loads(blob)]
@@ -109,3 +132,17 @@ def _fork(checker: Checker, text: str, items: list[Item], lo: int, hi: int) -> t
             os._exit(status)
     os.close(write_fd)
     return pid, read_fd
+
+
+def _read_until(fd: int, deadline: float) -> bytes | None:
+    """All a child writes to `fd` until it closes it, or None at the deadline."""
+    chunks: list[bytes] = []
+    with os.fdopen(fd, "rb", buffering=0) as pipe:
+        while True:
+            wait = deadline - time.monotonic()
+            if wait <= 0 or not select.select([pipe], [], [], wait)[0]:
+                return None
+            chunk = pipe.read(1 << 20)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
