@@ -24,6 +24,7 @@ def test_the_workspace_alone_does_not_load_the_document_side():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert ast.literal_eval(out) == [
         "citelens.session",
+        "citelens.session.document_uri",
         "citelens.session.layers",
         "citelens.session.workspace",
     ]

@@ -13,7 +13,7 @@ import logging
 from bisect import bisect_right
 from typing import TYPE_CHECKING, Any
 
-from citelens.session.catalog import RELATED_AT, docs_uri
+from citelens.session.catalog import RELATED_AT
 from citelens.source.line_index import LineIndex
 from citelens_server.lsp.positions import Encoding, span_range
 
@@ -34,6 +34,8 @@ class DocLinks:
 
     def __call__(self, code: str) -> str | None:
         if code not in self._links:
+            from citelens.session.catalog import docs_uri  # every rule's page: after `initialize`
+
             try:
                 self._links[code] = docs_uri(code)
             except Exception:  # the catalog is package data; a broken install must not stop diagnostics

@@ -8,6 +8,7 @@ a client that never answers leaves the server running on what it already has.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from pathlib import Path
 from typing import Any
@@ -30,8 +31,6 @@ WATCHED = ("**/citelens.toml", "**/pyproject.toml", "**/*.jsonl", "**/*.json")
 
 
 def initialize(ls: CiteLensServer, params: types.InitializeParams) -> None:
-    from citelens.session import Workspace
-
     ls.encoding = encoding_name(choose_position_encoding(params.capabilities))
     editor, engine = split_settings(params.initialization_options, "initializationOptions")
     ls.set_editor(editor)
@@ -39,8 +38,11 @@ def initialize(ls: CiteLensServer, params: types.InitializeParams) -> None:
     if not folders and params.root_uri:
         folders = [uri_path(params.root_uri)]
     ls.folders = [f for f in folders if f is not None]
-    ls.session = Workspace(tuple(ls.folders), init_options=engine or None)
-    log_settings_messages(ls)
+    ls.lazy_session.plan(tuple(ls.folders), engine or None)
+    # the engine loads once the answer is written (lazy_session.py); without an event
+    # loop (a handler called directly) the session is made on first use
+    with contextlib.suppress(RuntimeError):
+        asyncio.get_running_loop().call_soon(start_warm_up, ls)
     ls.pull = supports(params.capabilities, "text_document.diagnostic")
     if ls.pull:
         ls.add_features(ls.pull_features)
@@ -50,6 +52,16 @@ def initialize(ls: CiteLensServer, params: types.InitializeParams) -> None:
         ls.encoding,
         "pull" if ls.pull else "push",
     )
+
+
+def start_warm_up(ls: CiteLensServer) -> None:
+    """Make the session and load the engine in a worker; then log what the
+    initialization options got wrong (as `initialize` did when it made the session)."""
+    from citelens_server.runtime.lazy_session import warm_up
+
+    loop = asyncio.get_running_loop()
+    done = loop.run_in_executor(None, warm_up, ls.lazy_session)
+    done.add_done_callback(lambda _: log_settings_messages(ls))
 
 
 async def initialized(ls: CiteLensServer, params: types.InitializedParams) -> None:

@@ -23,7 +23,6 @@ from pygls.lsp.server import LanguageServer
 
 from citelens import __version__
 from citelens.session.errors import SETTINGS_ERRORS
-from citelens.session.workspace import path_of
 from citelens_server.lsp.capabilities import supports
 from citelens_server.lsp.diagnostics import SOURCE, DiagnosticsJson, DocLinks
 from citelens_server.lsp.edits import workspace_edit
@@ -31,6 +30,7 @@ from citelens_server.lsp.positions import Encoding, offset_at
 from citelens_server.runtime.checks import BackgroundChecks, Checked
 from citelens_server.runtime.debounce import Debouncer
 from citelens_server.runtime.editor_settings import EditorSettings
+from citelens_server.runtime.lazy_session import LazySession
 from citelens_server.runtime.problems import ErrorLog, Problem
 from citelens_server.runtime.protocol import CiteLensProtocol
 from citelens_server.runtime.support_first import SupportFirst
@@ -58,7 +58,7 @@ class CiteLensServer(LanguageServer):
 
     def __init__(self) -> None:
         super().__init__("citelens", __version__, protocol_cls=CiteLensProtocol, max_workers=2)
-        self.session: Workspace = None  # type: ignore[assignment]  # made in `initialize`
+        self.lazy_session = LazySession()  # planned in `initialize`, made after its answer
         self.editor = EditorSettings()
         self.encoding: Encoding = "utf-16"
         self.pull = False  # the client pulls diagnostics (textDocument/diagnostic)
@@ -86,6 +86,16 @@ class CiteLensServer(LanguageServer):
         #: features registered only for clients that pull diagnostics (set by app.py)
         self.pull_features: list[Feature] = []
         self._tasks: set[asyncio.Future[None]] = set()
+
+    @property
+    def session(self) -> Workspace:
+        """The session's workspace (None before `initialize`; made on first use after it,
+        see lazy_session.py)."""
+        return self.lazy_session.get()  # type: ignore[return-value]
+
+    @session.setter
+    def session(self, workspace: Workspace) -> None:
+        self.lazy_session.set(workspace)
 
     def set_editor(self, settings: EditorSettings) -> None:
         self.editor = settings
@@ -265,4 +275,8 @@ class CiteLensServer(LanguageServer):
 
 def uri_path(uri: str) -> Path | None:
     """The file of a `file:` URI (None for any other), by the engine's one converter."""
-    return path_of(uri)[1] if uri.startswith("file:") else None
+    if not uri.startswith("file:"):
+        return None
+    from citelens.session.document_uri import path_of
+
+    return path_of(uri)[1]

@@ -13,7 +13,6 @@ import re
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from citelens.check.registry import SMELL_CODES
 from citelens.source.located_error import LocatedError
 
 SENTENCE_TYPES = ("rag24", "ragtime", "neuclir")
@@ -117,6 +116,8 @@ def validated_fields(
     for st in d["sentence_type"]:
         _one_of(spec_id, "sentence_type", st, SENTENCE_TYPES, path, lines)
     if d.get("smells") is not None:
+        from citelens.check.registry import SMELL_CODES  # every rule: loaded with the specs only
+
         for code in d["smells"]:
             expect(
                 code in SMELL_CODES,

@@ -3,8 +3,21 @@ the ids of the built-in specs, where a finding's related places are kept."""
 
 from __future__ import annotations
 
-from citelens.check.catalog import docs_uri, summary
 from citelens.check.finding import RELATED_AT
+
+
+def docs_uri(code: str, base: str | None = None) -> str | None:
+    """The documentation link of a rule (the catalog loads every rule: on first use)."""
+    from citelens.check.catalog import docs_uri as uri
+
+    return uri(code, base)
+
+
+def summary(code: str) -> str:
+    """A rule's one-line summary."""
+    from citelens.check.catalog import summary as line
+
+    return line(code)
 
 
 def spec_ids() -> list[str]:

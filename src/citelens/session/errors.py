@@ -3,9 +3,9 @@ file that has them (never a crash), as opposed to a failure of the check itself.
 
 from __future__ import annotations
 
-from citelens.config import ConfigError
-from citelens.specs import SpecError
-from citelens.topics import TopicFileError
+from citelens.check.spec_table import SpecError
+from citelens.config.error import ConfigError
+from citelens.topics.model import TopicFileError
 
 SETTINGS_ERRORS: tuple[type[Exception], ...] = (ConfigError, SpecError, TopicFileError)
 

@@ -3,7 +3,7 @@ incrementally, with lookups by offset, fixes on demand and conversion as edits."
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from citelens.session.workspace import Workspace
     from citelens.specs.model import TrackSpec
     from citelens.support.verdict import SupportVerdict
+
+#: how often (in reports) a checking `result` tells `OpenDocument.progress`
+PROGRESS_EVERY = 100
 
 
 class OpenDocument:
@@ -51,6 +54,9 @@ class OpenDocument:
         self._assembly: _Assembly | None = (
             None  # where file-level findings go in each report (see file_result)
         )
+        #: told (reports checked, reports) every `PROGRESS_EVERY` reports of a `result`
+        #: that checks them: an editor's progress bar for a big file's first check
+        self.progress: Callable[[int, int], None] | None = None
 
     # --- text -----------------------------------------------------------------------
     @property
@@ -139,8 +145,11 @@ class OpenDocument:
             ends = previous.ends[:kept]
             findings = previous.findings[: ends[-1][0]]
             facts = previous.facts[: ends[-1][1]]
+        progress = self.progress
         for n in range(kept, len(items)):
             item, outcome = items[n], outcomes[n]
+            if progress is not None and n % PROGRESS_EVERY == 0:
+                progress(n, len(items))
             if outcome is None:
                 found, fact = checker.report_outcome(text, item)
                 found = sorted(found, key=_order)  # reports are in file order: so is the whole

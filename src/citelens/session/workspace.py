@@ -9,12 +9,10 @@ they produced when a stamp changes, so the next check reads them again.
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
-from urllib.parse import unquote, urlparse
 
 from citelens.check.engine import Checker
 from citelens.check.result import FileResult
@@ -22,6 +20,7 @@ from citelens.config.loader import find_config
 from citelens.config.overrides import ProjectFile, load_project
 from citelens.config.settings import Settings
 from citelens.config.trust import trust_store, user_config_file
+from citelens.session.document_uri import path_of
 from citelens.session.layers import (
     Layer,
     check_project_thresholds,
@@ -46,26 +45,6 @@ def _stamp(path: Path) -> _Stamp:
     except OSError:
         return None
     return st.st_mtime_ns, st.st_size
-
-
-def path_of(uri_or_path: str | Path) -> tuple[str, Path | None]:
-    """(document key, file path or None): a `file:` URI or a path gives both (the key is
-    the path's canonical URI); any other URI (`untitled:`) has no path."""
-    if isinstance(uri_or_path, Path):
-        path = uri_or_path.absolute()
-        return path.as_uri(), path
-    text = str(uri_or_path)
-    parsed = urlparse(text)
-    if parsed.scheme == "file":
-        raw = unquote(parsed.path)
-        if os.name == "nt" and raw.startswith("/") and raw[2:3] == ":":
-            raw = raw[1:]  # /c:/x -> c:/x
-        path = Path(raw)
-        return path.as_uri(), path
-    if len(parsed.scheme) > 1:  # a URI (a one-letter scheme is a Windows drive)
-        return text, None
-    path = Path(text).absolute()
-    return path.as_uri(), path
 
 
 class Workspace:

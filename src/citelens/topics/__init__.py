@@ -7,9 +7,17 @@ topics buffer on every change.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+from citelens import lazy_export
 from citelens.topics.fields import TOPIC_FIELDS
 from citelens.topics.model import Topic, TopicFileError, TopicFormat, TopicSet
-from citelens.topics.parse import load_topics, parse_topics
+
+if TYPE_CHECKING:
+    from citelens.topics.parse import load_topics, parse_topics
+
+# The readers (and the file layer under them) load on first use.
+_EXPORTS = dict.fromkeys(("load_topics", "parse_topics"), "citelens.topics.parse")
 
 __all__ = [
     "TOPIC_FIELDS",
@@ -20,3 +28,7 @@ __all__ = [
     "load_topics",
     "parse_topics",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    return lazy_export(globals(), _EXPORTS, name)
