@@ -20,6 +20,7 @@ pytestmark = [pytest.mark.server, pytest.mark.timeout(180)]
 
 PUSH: dict = {}
 PULL = {"textDocument": {"diagnostic": {}}}
+_DEEP = b"Content-Length: 200000\r\n\r\n" + b"[" * 200_000
 
 
 def _frame(message: dict) -> bytes:
@@ -168,8 +169,8 @@ def test_what_is_read_ahead_reaches_the_server_unchanged() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    [b"", b"garbage\r\n\r\n", b"Content-Length: 5\r\n\r\n[1,2]", b"Content-Length: x\r\n\r\n{}"],
-    ids=["empty", "no-length", "not-an-object", "bad-length"],
+    [b"", b"garbage\r\n\r\n", b"Content-Length: 5\r\n\r\n[1,2]", b"Content-Length: x\r\n\r\n{}", _DEEP],
+    ids=["empty", "no-length", "not-an-object", "bad-length", "too-deep"],
 )
 def test_a_first_message_that_is_not_one_is_left_to_the_server(text: bytes, tmp_path: Path) -> None:
     out = io.BytesIO()

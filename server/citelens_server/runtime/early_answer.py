@@ -114,7 +114,7 @@ def read_message(stream: BinaryIO) -> tuple[bytes, dict[str, Any] | None]:
     raw += body
     try:
         message = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON (or nested too deep): the server says so
         return raw, None
     return raw, message if isinstance(message, dict) else None
 
@@ -196,8 +196,11 @@ class EarlyAnswer:
         header = (
             f"Content-Length: {len(data)}\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n"
         )
-        self.out.write(header.encode("ascii") + data)
-        self.out.flush()
+        try:
+            self.out.write(header.encode("ascii") + data)
+            self.out.flush()
+        except OSError:  # the client is gone: the server finds out when it writes
+            return
         self.sent = kept
 
     def settle(self, msg_id: Any, result: dict[str, Any] | None) -> bool:
