@@ -125,6 +125,12 @@ class Client:
                     return int(line.split()[1])
         return 0
 
+    def cpu_s(self) -> float:
+        """The server's CPU time so far (user + system): on a busy machine, its own work."""
+        with open(f"/proc/{self.proc.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def close(self) -> None:
         try:
             self.request("shutdown", {})
@@ -175,12 +181,14 @@ def installed_like() -> dict[str, str]:
     return {**os.environ, "CITELENS_CACHE_DIR": str(cache)}
 
 
-def time_initialize(cwd: Path, env: dict[str, str]) -> float:
+def time_initialize(cwd: Path, env: dict[str, str]) -> tuple[float, float]:
+    """Process start to the `initialize` answer: wall time, and the server's CPU time then."""
     client = Client([sys.executable, "-m", "citelens_server"], cwd, env)
     at, _ = client.request("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": {}})
+    cpu = client.cpu_s()
     client.notify("initialized", {})
     client.close()
-    return at - client.started
+    return at - client.started, cpu
 
 
 def pct(values: list[float], p: float) -> float:
@@ -272,8 +280,9 @@ def main() -> None:
     cli_s = time.perf_counter() - t
 
     env = installed_like()
-    first_start_s = time_initialize(args.out, env)  # writes the start-up cache
-    starts = [time_initialize(args.out, env) for _ in range(5)]
+    first_start_s, _ = time_initialize(args.out, env)  # writes the start-up caches
+    timed = [time_initialize(args.out, env) for _ in range(5)]
+    starts, start_cpus = [w for w, _ in timed], [c for _, c in timed]
 
     client = Client([sys.executable, "-m", "citelens_server"], args.out, env)
     at, init = client.request(
@@ -304,6 +313,7 @@ def main() -> None:
     )
     at, first = diagnostics_of(1)
     open_s = at - t
+    start_to_diagnostics_s = at - client.started  # what the user waits for after a start
     count = len(first["params"]["diagnostics"])
     rss_first = client.rss_kb()
 
@@ -480,8 +490,14 @@ def main() -> None:
     results += [
         (
             "initialize answered after process start",
-            f"{ms(init_s)} ({x(init_s)}); 5 more starts median {ms(statistics.median(starts))}; first start ever {ms(first_start_s)}",
+            f"{ms(init_s)} ({x(init_s)}); 5 more starts median {ms(statistics.median(starts))}"
+            f" (server CPU then: median {ms(statistics.median(start_cpus))}); first start ever {ms(first_start_s)}",
             "<= 400 ms",
+        ),
+        (
+            "process start -> first diagnostics",
+            f"{ms(start_to_diagnostics_s)} ({x(start_to_diagnostics_s)})",
+            "",
         ),
         ("didOpen -> first diagnostics", f"{ms(open_s)} ({x(open_s)})", "<= 300 ms"),
         (
@@ -550,7 +566,7 @@ def main() -> None:
         )
     width = max(len(w) for w, _, _ in results)
     for what, measured, target in results:
-        print(f"{what:<{width}}  {measured}  (target {target})")
+        print(f"{what:<{width}}  {measured}" + (f"  (target {target})" if target else ""))
 
 
 if __name__ == "__main__":

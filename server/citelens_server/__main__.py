@@ -26,6 +26,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP port instead (for debugging)")
     args = parser.parse_args(argv)
 
+    early = None
+    if not args.tcp:  # the answer to `initialize` may be written while the server loads
+        from citelens_server.runtime.early_answer import EarlyAnswer
+        from citelens_server.runtime.start_cache import server_cache_dir
+
+        protocol_out = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
+        early = EarlyAnswer(sys.stdin.buffer, protocol_out, server_cache_dir())
+        early.start()
+
     from citelens_server.runtime.start_cache import StartCache, default_path
 
     start_cache = StartCache(default_path())
@@ -40,16 +49,15 @@ def main(argv: list[str] | None = None) -> int:
     # collections several times a minute, the slowest 5% of edits. Collect less often.
     gc.set_threshold(*GC_THRESHOLDS)
     server.log_handler = logs.setup(server)
-    if args.tcp:
-        host, _, port = args.tcp.rpartition(":")
+    if early is None:
+        host, _, port = (args.tcp or "").rpartition(":")
         server.start_tcp(host or "127.0.0.1", int(port))
         return 0
     # The protocol owns the real stdout; anything else printing goes to stderr.
-    protocol_out = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
-    protocol_in = sys.stdin.buffer
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     sys.stdout = sys.stderr
-    server.start_io(protocol_in, protocol_out)
+    server.protocol.early_answer = early
+    server.start_io(early.stdin_for_server(), protocol_out)  # type: ignore[arg-type]
     return server.protocol.exit_code  # 1 after `exit` without `shutdown` (LSP)
 
 

@@ -24,13 +24,16 @@ import inspect
 import json
 import logging
 from collections.abc import Generator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
 from citelens_server.lsp.json_text import Json
+
+if TYPE_CHECKING:
+    from citelens_server.runtime.early_answer import EarlyAnswer
 
 log = logging.getLogger("citelens_server")
 
@@ -49,6 +52,8 @@ class Answered:
 
 class CiteLensProtocol(LanguageServerProtocol):
     initialize_seen = False
+    #: the `initialize` read ahead and maybe answered before the server loaded (__main__)
+    early_answer: EarlyAnswer | None = None
     #: the process's exit code once `exit` arrives: 1 unless `shutdown` came first
     exit_code = 0
 
@@ -127,6 +132,15 @@ class CiteLensProtocol(LanguageServerProtocol):
 
     # --- plain-JSON messages -----------------------------------------------------------
     def _send_response(self, msg_id: Any, result: Any = None, error: Any = None) -> None:
+        early = self.early_answer
+        if early is not None and msg_id == early.msg_id:  # `initialize`: see early_answer.py
+            self.early_answer = None
+            answer = (
+                None if error is not None else json.loads(json.dumps(result, default=self._serialize_message))
+            )
+            if early.settle(msg_id, answer):
+                self._result_types.pop(msg_id, None)
+                return
         if error is None and isinstance(result, Json):
             self._result_types.pop(msg_id, None)
             self.send_body(f'{{"jsonrpc":"2.0","id":{json.dumps(msg_id)},"result":{result.text}}}')

@@ -96,8 +96,13 @@ class StartCache:
             log.info("start-up cache not written (%s)", exc)
 
 
-def default_path() -> Path:
-    """One file per Python version (code objects are only valid for the one that made them)."""
+def server_cache_dir() -> Path:
+    """The server's folder of the user's cache (this cache, early_answer.py's)."""
     from citelens.files.user_cache import cache_root
 
-    return cache_root() / "server" / f"lsprotocol-{sys.implementation.cache_tag}.marshal"
+    return cache_root() / "server"
+
+
+def default_path() -> Path:
+    """One file per Python version (code objects are only valid for the one that made them)."""
+    return server_cache_dir() / f"lsprotocol-{sys.implementation.cache_tag}.marshal"

@@ -1,0 +1,238 @@
+"""The `initialize` answer, written before the server is loaded.
+
+Loading pygls and lsprotocol (about 570 attrs classes) is most of the time from process
+start to the `initialize` answer, and that answer (the server's capabilities) is the same
+on every start with the same code and the same client capabilities. So `__main__` reads
+the first message in a thread while the main thread loads the server; when it is
+`initialize` and the answer of its key is kept in the user's cache
+(`server/initialize-<key>.json`), it is written at once. The server then handles that
+same message as always (its state is made from it) and the protocol hands its own
+answer to `settle`: the answer already sent is not written twice, a first answer is kept
+for the next start, and one that differs from what was sent (only possible if the code
+changed and kept every file's size and mtime) replaces the entry and is logged.
+
+The key is the client's capabilities, the Python version, and the size and mtime of
+every module of the server, the engine, pygls and lsprotocol: an upgrade or an edit only
+misses. Parameters that look wrong (they would get an error, not an answer) are never
+answered early.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import logging
+import os
+import sys
+import threading
+from pathlib import Path
+from typing import Any, BinaryIO
+
+log = logging.getLogger("citelens_server")
+
+#: the packages whose code makes the answer
+PACKAGES = ("citelens_server", "citelens", "pygls", "lsprotocol")
+MAX_HEADER_LINES = 32
+KEEP = 8  # answers kept (one per client profile and code version)
+
+
+def _package_dir(name: str) -> str | None:
+    module = sys.modules.get(name)
+    if module is not None and getattr(module, "__file__", None):
+        return os.path.dirname(module.__file__ or "")
+    spec = importlib.util.find_spec(name)  # a top-level package: found, not imported
+    locations = list(spec.submodule_search_locations or ()) if spec is not None else []
+    return locations[0] if locations else None
+
+
+def code_stamps() -> list[tuple[str, int, int]]:
+    """(path, size, mtime) of every module the answer is made by."""
+    stamps: list[tuple[str, int, int]] = []
+    for name in PACKAGES:
+        top = _package_dir(name)
+        if top is None:
+            stamps.append((name, -1, -1))
+            continue
+        for folder, dirs, files in os.walk(top):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for file in sorted(files):
+                if file.endswith(".py"):
+                    st = os.stat(os.path.join(folder, file))
+                    stamps.append((os.path.join(folder, file), st.st_size, st.st_mtime_ns))
+    return stamps
+
+
+def answer_key(params: Any) -> str | None:
+    """The key of the answer to these `initialize` params (None: do not answer early)."""
+    if not isinstance(params, dict) or not isinstance(params.get("capabilities"), dict):
+        return None
+    checks = (
+        ("processId", (int, type(None))),
+        ("rootUri", (str, type(None))),
+        ("rootPath", (str, type(None))),
+        ("workspaceFolders", (list, type(None))),
+        ("clientInfo", (dict,)),
+        ("locale", (str,)),
+        ("trace", (str,)),
+    )
+    for field, kinds in checks:
+        if field in params and not isinstance(params[field], kinds):
+            return None
+    if params.get("trace", "off") not in ("off", "messages", "verbose"):
+        return None
+    for folder in params.get("workspaceFolders") or ():
+        if not (
+            isinstance(folder, dict)
+            and isinstance(folder.get("uri"), str)
+            and isinstance(folder.get("name"), str)
+        ):
+            return None
+    made_of = {"python": sys.version, "capabilities": params["capabilities"], "code": code_stamps()}
+    return hashlib.sha256(json.dumps(made_of, sort_keys=True).encode()).hexdigest()[:32]
+
+
+def read_message(stream: BinaryIO) -> tuple[bytes, dict[str, Any] | None]:
+    """One framed message: the bytes read, and the message (None if it is not one)."""
+    raw = b""
+    length = None
+    for _ in range(MAX_HEADER_LINES):
+        line = stream.readline()
+        raw += line
+        if not line:
+            return raw, None
+        if line in (b"\r\n", b"\n"):
+            break
+        name, _, value = line.decode("ascii", "replace").partition(":")
+        if name.strip().lower() == "content-length" and value.strip().isdigit():
+            length = int(value)
+    else:
+        return raw, None
+    if length is None:
+        return raw, None
+    body = stream.read(length)
+    raw += body
+    try:
+        message = json.loads(body)
+    except (ValueError, RecursionError):  # not JSON (or nested too deep): the server says so
+        return raw, None
+    return raw, message if isinstance(message, dict) else None
+
+
+class Prefixed:
+    """A stdin that gives the bytes read ahead first (pygls reads with readline and read)."""
+
+    def __init__(self, head: bytes, rest: BinaryIO) -> None:
+        self._head = head
+        self._rest = rest
+
+    def readline(self) -> bytes:
+        if not self._head:
+            return self._rest.readline()
+        at = self._head.find(b"\n") + 1
+        if at:
+            line, self._head = self._head[:at], self._head[at:]
+            return line
+        line, self._head = self._head, b""
+        return line + self._rest.readline()
+
+    def read(self, n: int = -1) -> bytes:
+        if self._head:
+            if n < 0:
+                data, self._head = self._head, b""
+                return data + self._rest.read()
+            data, self._head = self._head[:n], self._head[n:]
+            if len(data) < n:
+                data += self._rest.read(n - len(data))
+            return data
+        return self._rest.read(n)
+
+
+class EarlyAnswer:
+    """Reads the first message in a thread and answers it from the cache when it can."""
+
+    def __init__(self, stdin: BinaryIO, out: BinaryIO, cache_dir: Path) -> None:
+        self.stdin = stdin
+        self.out = out
+        self.cache_dir = cache_dir
+        self.msg_id: Any = None  # the `initialize` request read ahead (None: not one)
+        self.key: str | None = None
+        self.sent: dict[str, Any] | None = None  # the answer written early
+        self._head = b""
+        self._thread = threading.Thread(target=self._run, name="citelens-early-answer", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stdin_for_server(self) -> Prefixed:
+        """The server's input: the message read ahead, then the rest (waits for the read)."""
+        self._thread.join()
+        return Prefixed(self._head, self.stdin)
+
+    def _path(self, key: str) -> Path:
+        return self.cache_dir / f"initialize-{key}.json"
+
+    def _run(self) -> None:
+        self._head, message = read_message(self.stdin)
+        if not message or message.get("method") != "initialize" or "id" not in message:
+            return
+        if not isinstance(message["id"], (int, str)):
+            return
+        try:
+            self.key = answer_key(message.get("params"))
+        except (OSError, TypeError, ValueError):
+            self.key = None
+        self.msg_id = message["id"]
+        if self.key is None:
+            return
+        try:
+            kept = json.loads(self._path(self.key).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return
+        if not isinstance(kept, dict) or not isinstance(kept.get("capabilities"), dict):
+            return
+        body = json.dumps({"jsonrpc": "2.0", "id": self.msg_id, "result": kept}, separators=(",", ":"))
+        data = body.encode("utf-8")
+        header = (
+            f"Content-Length: {len(data)}\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n"
+        )
+        try:
+            self.out.write(header.encode("ascii") + data)
+            self.out.flush()
+        except OSError:  # the client is gone: the server finds out when it writes
+            return
+        self.sent = kept
+
+    def settle(self, msg_id: Any, result: dict[str, Any] | None) -> bool:
+        """The server's own answer to the request read ahead: True when it was already
+        sent (do not write it again). A new or changed answer is kept for the next start."""
+        if msg_id != self.msg_id or self.msg_id is None:
+            return False
+        sent = self.sent
+        self.msg_id = None  # settled once
+        if result is None:  # an error: never keep it; one answer was already written
+            if sent is not None:
+                log.warning("initialize: answered from the start-up cache, but the server failed it")
+            return sent is not None
+        if sent == result:
+            return True
+        if sent is not None:
+            log.warning(
+                "initialize: the kept answer was out of date (replaced; restart the server to use it)"
+            )
+        self._keep(result)
+        return sent is not None
+
+    def _keep(self, result: dict[str, Any]) -> None:
+        if self.key is None:
+            return
+        from citelens.files import FileError, write_file
+
+        try:
+            self.cache_dir.mkdir(parents=True, exist_ok=True)
+            write_file(self._path(self.key), json.dumps(result, sort_keys=True).encode("utf-8"))
+            kept = sorted(self.cache_dir.glob("initialize-*.json"), key=lambda p: p.stat().st_mtime)
+            for old in kept[:-KEEP]:  # other clients' answers stay; old code's go
+                old.unlink(missing_ok=True)
+        except (FileError, OSError, ValueError) as exc:
+            log.info("initialize answer not kept (%s)", exc)
