@@ -31,21 +31,21 @@ SLICE = 1 << 20
 #: bodies from which decoding goes piecewise (smaller ones: one `json.loads`)
 BIG = 1 << 20
 
-_scanstring: Callable[..., tuple[str, int]] = json.decoder.scanstring
+_scanstring: Callable[..., tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
 #: the longest escape (\\uXXXX)
 _ESCAPE = 6
 #: positions tried before a cut
 _LOOK_BACK = 64
 
 
-def loads(body: bytes) -> Any:
+def loads(body: bytes | bytearray) -> Any:
     """`json.loads(body)`, in pieces when the body is big."""
     if len(body) < BIG:
         return json.loads(body)
     return _decoder().decode(decode_text(body))
 
 
-def decode_text(body: bytes) -> str:
+def decode_text(body: bytes | bytearray) -> str:
     """The body as text, decoded as `json.loads` decodes bytes (its encoding detection,
     surrogatepass), a slice at a time."""
     encoding = json.detect_encoding(body)
