@@ -135,7 +135,7 @@ class BackgroundChecks:
             return
 
         def big() -> Checked:
-            with self.collector.paused():
+            with self.collector.paused(freeze=True):
                 return self._check(doc, uri)
 
         self._run(uri, big)
