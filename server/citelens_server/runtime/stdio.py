@@ -52,7 +52,7 @@ CLOSE_WAIT = 10.0
 def serve(server: CiteLensServer, stdin: IO[bytes], stdout: IO[bytes]) -> None:
     """Serve the client on stdin/stdout until it goes or `exit` arrives (as pygls's
     `start_io` does)."""
-    server._stop_event = stop = threading.Event()
+    stop = threading.Event()  # never set: the process ends with `exit` or the client's EOF
     writer = ThreadedWriter(stdout)
     server.protocol.set_writer(writer)
     try:
@@ -78,7 +78,10 @@ async def _serve(server: CiteLensServer, stdin: IO[bytes], stop: threading.Event
 
     def failed(exc: Exception) -> None:
         log.exception("Unable to handle message", exc_info=exc)
-        server._report_server_error(exc, JsonRpcException)
+        try:
+            server.report_server_error(exc, JsonRpcException)
+        except Exception:
+            log.warning("Failed to report error")
 
     def end() -> None:
         if not ended.done():
