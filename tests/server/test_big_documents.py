@@ -165,3 +165,22 @@ def test_messages_are_structured_as_json_loads_with_the_hook_would() -> None:
     body = '{"a": [{"b": {"c": 1}}, 2, {"d": []}], "e": {"f": {}}}'
     tag = lambda d: ("obj", sorted(d))  # noqa: E731
     assert structured(tag, json.loads(body)) == json.loads(body, object_hook=tag)
+
+
+def test_only_a_message_about_another_named_document_goes_ahead_of_a_big_one() -> None:
+    from citelens_server.runtime.message_order import MessageOrder, head_uri
+
+    handled: list[str] = []
+    order = MessageOrder(handled.append)
+    big_body = b'{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///b\\u00e9.jsonl","text":"..."}}}'
+    big = head_uri(big_body)
+    assert big == "file:///b\u00e9.jsonl"
+    order.expect(0, big)  # the big didOpen, still being decoded
+    order.arrive(1, "file:///small.jsonl", "hover small")  # another document: goes ahead
+    order.arrive(2, big, "hover big")  # the same document: waits
+    order.arrive(3, None, "settings change")  # not about one document: waits
+    order.arrive(4, "file:///other.jsonl", "hover other")  # behind a waiting settings change
+    assert handled == ["hover small"]
+    order.arrive(0, big, "didOpen big")
+    assert handled == ["hover small", "didOpen big", "hover big", "settings change", "hover other"]
+    assert head_uri(b'{"params":{"textDocument":{"languageId":"jsonl","uri":"file:///x"}}}') is None

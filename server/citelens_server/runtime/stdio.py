@@ -9,7 +9,8 @@ document that one C call holds the GIL for the whole text. Here one thread reads
 messages and decodes them (`json_pieces`: a big body in pieces, so the loop can run
 between them); the loop gets plain JSON values and only structures them into lsprotocol
 messages, exactly as pygls's `object_hook` would (innermost object first), then handles
-them in arrival order.
+them in arrival order, except that a body of 1 MB or more is decoded in a thread of its
+own and a message about another document may be handled before it (message_order.py).
 
 Writing: a message is written at once when nothing is queued; a big one (and any written
 while it is on its way) goes through a writer thread, in order, encoded a slice at a time.
@@ -32,6 +33,7 @@ from typing import IO, TYPE_CHECKING, Any
 from pygls.exceptions import JsonRpcException
 
 from citelens_server.runtime import json_pieces
+from citelens_server.runtime.message_order import MessageOrder, head_uri, value_uri
 
 if TYPE_CHECKING:
     from citelens_server.runtime.server import CiteLensServer
@@ -87,18 +89,38 @@ async def _serve(server: CiteLensServer, stdin: IO[bytes], stop: threading.Event
         if not ended.done():
             ended.set_result(None)
 
+    def decoded(value: Any) -> None:
+        if isinstance(value, Undecodable):
+            failed(value.error)
+        else:
+            handle(value)
+
+    order = MessageOrder(decoded)
+
+    def decode_apart(seq: int, uri: str | None, body: bytes | bytearray) -> None:  # its own thread
+        _call(loop, order.arrive, seq, uri, _decode(body))
+
     def read() -> None:  # the reader thread
         source: Any = stdin
         with contextlib.suppress(AttributeError, OSError):
             source = FdReader(stdin.fileno())
         try:
-            for body in frames(source, stop):
-                try:
-                    value = json_pieces.loads(body)
-                except Exception as exc:
-                    _call(loop, failed, exc)
+            for seq, body in enumerate(frames(source, stop)):
+                if len(body) >= json_pieces.BIG:  # decoded apart: what follows may go ahead
+                    uri = head_uri(body)
+                    _call(loop, order.expect, seq, uri)
+                    threading.Thread(
+                        target=decode_apart, args=(seq, uri, body), name="citelens-decode", daemon=True
+                    ).start()
                     continue
-                _call(loop, handle, value)
+                value = _decode(body)
+                _call(
+                    loop,
+                    order.arrive,
+                    seq,
+                    None if isinstance(value, Undecodable) else value_uri(value),
+                    value,
+                )
         except Exception as exc:  # the client's end of the pipe is gone
             log.debug("reading stopped: %s", exc)
         finally:
@@ -106,6 +128,22 @@ async def _serve(server: CiteLensServer, stdin: IO[bytes], stop: threading.Event
 
     threading.Thread(target=read, name="citelens-read", daemon=True).start()
     await ended
+
+
+class Undecodable:
+    """A body that is not JSON: logged on the loop, in its turn."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+
+def _decode(body: bytes | bytearray) -> Any:
+    try:
+        return json_pieces.loads(body)
+    except Exception as exc:
+        return Undecodable(exc)
 
 
 def _call(loop: asyncio.AbstractEventLoop, fn: Callable[..., None], *args: Any) -> None:
