@@ -28,17 +28,25 @@ import re
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any, Protocol
 
 from pygls.exceptions import JsonRpcException
 
 from citelens_server.runtime import json_pieces
 from citelens_server.runtime.message_order import MessageOrder, head_uri, value_uri
 
-if TYPE_CHECKING:
-    from citelens_server.runtime.server import CiteLensServer
-
 log = logging.getLogger("citelens_server")
+
+
+class Served(Protocol):
+    """What serving needs of the server (a `CiteLensServer`; not imported: it imports this)."""
+
+    protocol: Any
+
+    def report_server_error(self, error: Exception, source: Any) -> None: ...
+
+    def shutdown(self) -> None: ...
+
 
 CONTENT_LENGTH = re.compile(rb"^Content-Length: (\d+)\r\n$")
 #: messages from which the writer thread writes (smaller ones: at once, when none queue)
@@ -51,7 +59,7 @@ READ_CHUNK = 1 << 16
 CLOSE_WAIT = 10.0
 
 
-def serve(server: CiteLensServer, stdin: IO[bytes], stdout: IO[bytes]) -> None:
+def serve(server: Served, stdin: IO[bytes], stdout: IO[bytes]) -> None:
     """Serve the client on stdin/stdout until it goes or `exit` arrives (as pygls's
     `start_io` does)."""
     stop = threading.Event()  # never set: the process ends with `exit` or the client's EOF
@@ -64,10 +72,10 @@ def serve(server: CiteLensServer, stdin: IO[bytes], stdout: IO[bytes]) -> None:
     except (KeyboardInterrupt, SystemExit):
         pass
     finally:
-        server.shutdown()  # type: ignore[no-untyped-call]
+        server.shutdown()
 
 
-async def _serve(server: CiteLensServer, stdin: IO[bytes], stop: threading.Event) -> None:
+async def _serve(server: Served, stdin: IO[bytes], stop: threading.Event) -> None:
     loop = asyncio.get_running_loop()
     ended: asyncio.Future[None] = loop.create_future()
     protocol = server.protocol
