@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from citelens.session.errors import SETTINGS_ERRORS
+from citelens_server.runtime.collector import BIG_CHARS, Collector
 from citelens_server.runtime.notices import show_notices
 from citelens_server.runtime.open_progress import PROGRESS_CHARS, OpenProgress
 from citelens_server.runtime.problems import Problem
@@ -100,6 +101,8 @@ class BackgroundChecks:
         self.again: set[str] = set()
         self.latest: dict[str, Checked] = {}  # uri -> the last result made, for pull requests
         self.support_first: set[str] = set()  # opened; their support check runs before the check
+        self.collector = Collector()  # paused while a big document is read or checked
+        self.big: set[str] = set()  # uris of open big documents (their objects are frozen)
 
     # --- the gate every client message passes -------------------------------------
     def holds(self, message: Any) -> bool:
@@ -143,7 +146,15 @@ class BackgroundChecks:
         doc = self.server.document(uri)
         if doc is None:
             return
-        self._run(uri, lambda: self._check(doc, uri))
+        if len(doc.text) < BIG_CHARS:
+            self._run(uri, lambda: self._check(doc, uri))
+            return
+
+        def big() -> Checked:
+            with self.collector.paused(freeze=True):
+                return self._check(doc, uri)
+
+        self._run(uri, big)
 
     def open(self, uri: str, text: str, version: int | None) -> None:
         """Open a document (reading a big file takes seconds too) and check it, unless its
@@ -170,7 +181,16 @@ class BackgroundChecks:
             finally:
                 doc.progress = None
 
-        self._run(uri, job)
+        if len(text) < BIG_CHARS:
+            self._run(uri, job)
+        else:
+            self.big.add(uri)
+
+            def big() -> Checked | None:
+                with self.collector.paused(freeze=True):
+                    return job()
+
+            self._run(uri, big)
         if bar is not None:
             self.server.keep(asyncio.ensure_future(bar.show(self.running.get(uri))))
 
@@ -259,6 +279,9 @@ class BackgroundChecks:
 
     def forget(self, uri: str) -> None:
         self.latest.pop(uri, None)
+        if uri in self.big:
+            self.big.discard(uri)
+            self.collector.closed_big()
 
     async def result(self, uri: str) -> None:
         """Wait until the open document `uri` is checked (checking it in a worker)."""

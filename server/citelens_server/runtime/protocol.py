@@ -147,12 +147,21 @@ class CiteLensProtocol(LanguageServerProtocol):
         else:
             super()._send_response(msg_id, result, error)
 
-    def send_body(self, body: str) -> None:
-        """Write one message whose JSON text is already made (ASCII: see `Json`)."""
+    def send_body(self, *parts: str) -> None:
+        """Write one message whose JSON text is already made, given in `parts` (ASCII: see
+        `Json`), so a big one is neither joined nor encoded on the event loop when the
+        writer takes parts (runtime/stdio.py's writes them from its thread)."""
         if self.writer is None:
             return
-        header = f"Content-Length: {len(body)}\r\nContent-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
-        res = self.writer.write((header + body).encode(self.CHARSET))
+        length = sum(map(len, parts))
+        header = (
+            f"Content-Length: {length}\r\nContent-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
+        )
+        write_parts = getattr(self.writer, "write_parts", None)
+        if write_parts is not None:
+            write_parts((header.encode(self.CHARSET), *parts))
+            return
+        res = self.writer.write((header + "".join(parts)).encode(self.CHARSET))
         if inspect.isawaitable(res):
             self._pending_write = asyncio.ensure_future(res)
 

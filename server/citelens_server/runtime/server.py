@@ -104,6 +104,14 @@ class CiteLensServer(LanguageServer):
 
             set_trace(self.log_handler, settings.trace)
 
+    def start_io(self, stdin: Any = None, stdout: Any = None) -> None:
+        """Serve over stdio, reading and writing off the event loop (runtime/stdio.py)."""
+        import sys
+
+        from citelens_server.runtime.stdio import serve
+
+        serve(self, stdin or sys.stdin.buffer, stdout or sys.stdout.buffer)
+
     def add_features(self, features: Iterable[Feature]) -> None:
         """Register plain handler functions (a feature module's `FEATURES`)."""
         for method, options, handler in features:
@@ -170,7 +178,9 @@ class CiteLensServer(LanguageServer):
         head = f'{{"jsonrpc":"2.0","method":"{types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS}","params":{{"uri":{json.dumps(uri)}'
         if version is not None:
             head += f',"version":{int(version)}'
-        self.protocol.send_body(f'{head},"diagnostics":{diagnostics}}}}}')
+        self.protocol.send_body(
+            f'{head},"diagnostics":', diagnostics or "[]", "}}"
+        )  # not joined: it may be MBs
 
     def diagnostics_json(self, doc: OpenDocument, uri: str | None = None) -> str:
         """The JSON array of the document's current diagnostics (`uri`: the client's name

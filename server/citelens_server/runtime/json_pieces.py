@@ -1,0 +1,138 @@
+"""JSON decoding of a big message in pieces, so the thread doing it lets others run.
+
+`json.loads` is one C call: on a 50 MB `didOpen` it holds the GIL for the whole string,
+and every other thread (the event loop answering a hover on another file) waits. Here
+the bytes are decoded to text in slices, and each long string value (the document's
+text) is scanned by the same C `scanstring` in pieces cut at safe points: never inside an
+escape, never between the two halves of an escaped surrogate pair. Between pieces the
+interpreter can switch threads. The structure around the strings is parsed by the
+standard library's pure-Python scanner, which is slow per token but a message this big
+is one huge string in a few small objects.
+
+The result equals `json.loads(body)` (a property test holds it to that), errors included
+as far as their message and position go.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import json.decoder
+import json.scanner
+from collections.abc import Callable
+from typing import Any
+
+#: characters of a string value scanned at a time (a few milliseconds of C each)
+PIECE = 1 << 18
+#: the first piece of each string (most strings end in it)
+FIRST_PIECE = 256
+#: bytes of the body decoded to text at a time
+SLICE = 1 << 20
+#: bodies from which decoding goes piecewise (smaller ones: one `json.loads`)
+BIG = 1 << 20
+
+_scanstring: Callable[..., tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
+#: the longest escape (\\uXXXX)
+_ESCAPE = 6
+#: positions tried before a cut
+_LOOK_BACK = 64
+
+
+def loads(body: bytes | bytearray) -> Any:
+    """`json.loads(body)`, in pieces when the body is big."""
+    if len(body) < BIG:
+        return json.loads(body)
+    return _decoder().decode(decode_text(body))
+
+
+def decode_text(body: bytes | bytearray) -> str:
+    """The body as text, decoded as `json.loads` decodes bytes (its encoding detection,
+    surrogatepass), a slice at a time."""
+    encoding = json.detect_encoding(body)
+    decoder = codecs.getincrementaldecoder(encoding)("surrogatepass")
+    view = memoryview(body)
+    parts = [decoder.decode(view[i : i + SLICE]) for i in range(0, len(view), SLICE)]
+    parts.append(decoder.decode(b"", final=True))
+    return "".join(parts)  # the codec drops a byte-order mark, as json.loads's does
+
+
+def scan_string(s: str, end: int, strict: bool = True) -> tuple[str, int]:
+    """`json.decoder.scanstring(s, end, strict)`, a piece at a time. Pieces start small and
+    double up to `PIECE`, so the copying stays proportional to the string's length (a big
+    message of many short strings is not copied a `PIECE` per string)."""
+    parts: list[str] = []
+    pos, size = end, FIRST_PIECE
+    while len(s) - pos > size:
+        cut = safe_cut(s, pos, pos + size)
+        if cut is None:
+            break  # no safe point near the piece's end: the rest in one call
+        piece = s[pos:cut] + '"'
+        try:
+            chunk, after = _scanstring(piece, 0, strict)
+        except json.JSONDecodeError as exc:
+            raise json.JSONDecodeError(exc.msg, s, pos + exc.pos) from None
+        parts.append(chunk)
+        if after < len(piece):  # the string's own closing quote is in this piece
+            return "".join(parts), pos + after
+        pos, size = cut, min(size * 2, PIECE)
+    try:
+        chunk, after = _scanstring(s, pos, strict)
+    except json.JSONDecodeError as exc:
+        if exc.msg.startswith("Unterminated string"):
+            raise json.JSONDecodeError(exc.msg, s, end - 1) from None
+        raise
+    if not parts:
+        return chunk, after
+    parts.append(chunk)
+    return "".join(parts), after
+
+
+def safe_cut(s: str, lo: int, cut: int) -> int | None:
+    """The nearest position at or before `cut` (and after `lo`, a safe point) where a
+    string can be split: not inside an escape, nor right after an escaped high surrogate
+    (None: none within a few escapes of `cut`, e.g. a long run of high surrogates)."""
+    for candidate in range(cut, max(cut - _LOOK_BACK, lo + _ESCAPE), -1):
+        if _splits_nothing(s, lo, candidate):
+            return candidate
+    return None
+
+
+def _splits_nothing(s: str, lo: int, cut: int) -> bool:
+    for k in range(cut - 1, max(cut - 1 - _ESCAPE, lo - 1), -1):
+        if not _escape_starts(s, lo, k):
+            continue
+        if k + 1 >= len(s):
+            return False
+        length = _ESCAPE if s[k + 1] == "u" else 2
+        if k + length > cut:
+            return False  # inside this escape
+        # the nearest escape ends before the cut; an escaped high surrogate's low half may follow
+        return not (length == _ESCAPE and k + length == cut and _high_surrogate(s[k + 2 : k + 6]))
+    return True
+
+
+def _escape_starts(s: str, lo: int, k: int) -> bool:
+    """Whether s[k] is a backslash that starts an escape (an even run of backslashes
+    before it, counted back to `lo`, where no escape is open)."""
+    if s[k] != "\\":
+        return False
+    j = k
+    while j > lo and s[j - 1] == "\\":
+        j -= 1
+    return (k - j) % 2 == 0
+
+
+def _high_surrogate(digits: str) -> bool:
+    try:
+        return 0xD800 <= int(digits, 16) <= 0xDBFF
+    except ValueError:
+        return False
+
+
+def _decoder() -> json.JSONDecoder:
+    """A decoder whose string values go through `scan_string` (the pure-Python scanner is
+    the one that reads `parse_string`; the C one has its own)."""
+    decoder = json.JSONDecoder()
+    decoder.parse_string = scan_string  # type: ignore[attr-defined]
+    decoder.scan_once = json.scanner.py_make_scanner(decoder)  # type: ignore[attr-defined]
+    return decoder
