@@ -32,7 +32,11 @@ def main(argv: list[str] | None = None) -> int:
         from citelens_server.runtime.start_cache import server_cache_dir
 
         protocol_out = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
-        early = EarlyAnswer(sys.stdin.buffer, protocol_out, server_cache_dir())
+        from citelens_server.runtime.fd_reader import FdReader
+
+        # the descriptor, not sys.stdin.buffer: a reader thread blocked in a buffered
+        # stream holds its lock, which aborts the interpreter's exit (SIGABRT)
+        early = EarlyAnswer(FdReader(sys.stdin.fileno()), protocol_out, server_cache_dir())
         early.start()
 
     from citelens_server.runtime.start_cache import StartCache, default_path
@@ -57,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     sys.stdout = sys.stderr
     server.protocol.early_answer = early
-    server.start_io(early.stdin_for_server(), protocol_out)  # type: ignore[arg-type]
+    server.start_io(early.stdin_for_server(), protocol_out)
     return server.protocol.exit_code  # 1 after `exit` without `shutdown` (LSP)
 
 

@@ -105,7 +105,8 @@ def test_a_big_run_is_checked_as_the_cli_checks_it_and_never_holds_up_another_fi
 def test_the_reader_frames_messages_as_pygls_does() -> None:
     """Headers in any order, a Content-Type, a header block without a length (skipped), a
     body split across reads, and a body bigger than the read buffer."""
-    from citelens_server.runtime.stdio import FdReader, frames
+    from citelens_server.runtime.fd_reader import FdReader
+    from citelens_server.runtime.stdio import frames
 
     big = json.dumps({"text": "x" * 300_000}).encode()
     stream = (

@@ -29,6 +29,8 @@ import threading
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from citelens_server.runtime.fd_reader import Reader
+
 log = logging.getLogger("citelens_server")
 
 #: the packages whose code makes the answer
@@ -92,7 +94,7 @@ def answer_key(params: Any) -> str | None:
     return hashlib.sha256(json.dumps(made_of, sort_keys=True).encode()).hexdigest()[:32]
 
 
-def read_message(stream: BinaryIO) -> tuple[bytes, dict[str, Any] | None]:
+def read_message(stream: Reader) -> tuple[bytes, dict[str, Any] | None]:
     """One framed message: the bytes read, and the message (None if it is not one)."""
     raw = b""
     length = None
@@ -122,7 +124,7 @@ def read_message(stream: BinaryIO) -> tuple[bytes, dict[str, Any] | None]:
 class Prefixed:
     """A stdin that gives the bytes read ahead first (pygls reads with readline and read)."""
 
-    def __init__(self, head: bytes, rest: BinaryIO) -> None:
+    def __init__(self, head: bytes, rest: Reader) -> None:
         self._head = head
         self._rest = rest
 
@@ -136,11 +138,8 @@ class Prefixed:
         line, self._head = self._head, b""
         return line + self._rest.readline()
 
-    def read(self, n: int = -1) -> bytes:
+    def read(self, n: int, /) -> bytes | bytearray:
         if self._head:
-            if n < 0:
-                data, self._head = self._head, b""
-                return data + self._rest.read()
             data, self._head = self._head[:n], self._head[n:]
             if len(data) < n:
                 data += self._rest.read(n - len(data))
@@ -151,7 +150,7 @@ class Prefixed:
 class EarlyAnswer:
     """Reads the first message in a thread and answers it from the cache when it can."""
 
-    def __init__(self, stdin: BinaryIO, out: BinaryIO, cache_dir: Path) -> None:
+    def __init__(self, stdin: Reader, out: BinaryIO, cache_dir: Path) -> None:
         self.stdin = stdin
         self.out = out
         self.cache_dir = cache_dir

@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import re
 import threading
 from collections import deque
@@ -33,6 +32,7 @@ from typing import IO, Any, Protocol
 from pygls.exceptions import JsonRpcException
 
 from citelens_server.runtime import json_pieces
+from citelens_server.runtime.fd_reader import FdReader
 from citelens_server.runtime.message_order import MessageOrder, head_uri, value_uri
 
 log = logging.getLogger("citelens_server")
@@ -53,8 +53,6 @@ CONTENT_LENGTH = re.compile(rb"^Content-Length: (\d+)\r\n$")
 BIG_WRITE = 1 << 20
 #: characters encoded and written at a time
 WRITE_SLICE = 1 << 20
-#: bytes read from the client at a time
-READ_CHUNK = 1 << 16
 #: seconds `close` waits for queued messages to be written
 CLOSE_WAIT = 10.0
 
@@ -157,54 +155,6 @@ def _decode(body: bytes | bytearray) -> Any:
 def _call(loop: asyncio.AbstractEventLoop, fn: Callable[..., None], *args: Any) -> None:
     with contextlib.suppress(RuntimeError):  # a closed loop: the server is exiting
         loop.call_soon_threadsafe(fn, *args)
-
-
-class FdReader:
-    """`readline` and `read` over a file descriptor with its own buffer: a thread blocked
-    in `os.read` does not hold the lock a buffered stream takes, which would abort the
-    interpreter's exit while the reader waits for the client."""
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-        self.buffer = bytearray()
-
-    def _fill(self) -> bool:
-        chunk = os.read(self.fd, READ_CHUNK)
-        self.buffer += chunk
-        return bool(chunk)
-
-    def readline(self) -> bytes:
-        start = 0
-        while (end := self.buffer.find(b"\n", start)) < 0:
-            start = len(self.buffer)
-            if not self._fill():
-                break
-        cut = len(self.buffer) if end < 0 else end + 1
-        line = bytes(self.buffer[:cut])
-        del self.buffer[:cut]
-        return line
-
-    def read(self, n: int) -> bytes | bytearray:
-        """`n` bytes (fewer at the end of the stream), a big body read straight into its
-        buffer."""
-        if len(self.buffer) >= n:
-            data = bytes(self.buffer[:n])
-            del self.buffer[:n]
-            return data
-        body = bytearray(n)
-        have = len(self.buffer)
-        body[:have] = self.buffer
-        self.buffer.clear()
-        view = memoryview(body)
-        while have < n:
-            got = os.readv(self.fd, [view[have:]])
-            if not got:
-                break
-            have += got
-        view.release()
-        if have < n:
-            del body[have:]
-        return body
 
 
 def frames(stdin: Any, stop: threading.Event) -> Iterator[bytes | bytearray]:
