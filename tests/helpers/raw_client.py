@@ -196,3 +196,18 @@ def position_change(line: int, character: int, end_character: int, text: str) ->
         },
         "text": text,
     }
+
+
+def frame(message: dict[str, Any]) -> bytes:
+    """One JSON-RPC message with its Content-Length header."""
+    body = json.dumps({"jsonrpc": "2.0", **message}).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def read_framed(stream: Any) -> Any:
+    """The next framed message of a byte stream (headers by line, the body by length)."""
+    length = 0
+    while (line := stream.readline().strip()) != b"":
+        if line.lower().startswith(b"content-length"):
+            length = int(line.split(b":")[1])
+    return json.loads(stream.read(length))

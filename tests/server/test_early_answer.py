@@ -15,25 +15,13 @@ import pytest
 
 from citelens_server.runtime.early_answer import EarlyAnswer, Prefixed, answer_key, read_message
 from tests.helpers.lsp_session import SERVER_COMMAND, cli_findings
+from tests.helpers.raw_client import frame, read_framed
 
 pytestmark = [pytest.mark.server, pytest.mark.timeout(180)]
 
 PUSH: dict = {}
 PULL = {"textDocument": {"diagnostic": {}}}
 _DEEP = b"Content-Length: 200000\r\n\r\n" + b"[" * 200_000
-
-
-def _frame(message: dict) -> bytes:
-    body = json.dumps({"jsonrpc": "2.0", **message}).encode()
-    return b"Content-Length: %d\r\n\r\n" % len(body) + body
-
-
-def _read(stream) -> dict:
-    length = 0
-    while (line := stream.readline().strip()) != b"":
-        if line.lower().startswith(b"content-length"):
-            length = int(line.split(b":")[1])
-    return json.loads(stream.read(length))
 
 
 def _initialize(capabilities: dict) -> dict:
@@ -77,14 +65,14 @@ def _session(cache_dir: Path, tmp_path: Path, capabilities: dict) -> tuple[dict,
             SERVER_COMMAND, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, env=env, cwd=tmp_path
         )
         try:
-            proc.stdin.write(b"".join(_frame(m) for m in messages))
+            proc.stdin.write(b"".join(frame(m) for m in messages))
             proc.stdin.flush()
-            answer = _read(proc.stdout)
+            answer = read_framed(proc.stdout)
             while True:
-                message = _read(proc.stdout)
+                message = read_framed(proc.stdout)
                 if message.get("method") == "workspace/configuration":
                     items = message["params"]["items"]
-                    proc.stdin.write(_frame({"id": message["id"], "result": [None] * len(items)}))
+                    proc.stdin.write(frame({"id": message["id"], "result": [None] * len(items)}))
                     proc.stdin.flush()
                 if pull and message.get("id") == 2 and "method" not in message:
                     diagnostics = message["result"]["items"]
@@ -92,7 +80,7 @@ def _session(cache_dir: Path, tmp_path: Path, capabilities: dict) -> tuple[dict,
                 if not pull and message.get("method") == "textDocument/publishDiagnostics":
                     diagnostics = message["params"]["diagnostics"]
                     break
-            proc.stdin.write(_frame({"id": 3, "method": "shutdown"}) + _frame({"method": "exit"}))
+            proc.stdin.write(frame({"id": 3, "method": "shutdown"}) + frame({"method": "exit"}))
             proc.stdin.flush()
             proc.wait(60)
         finally:
@@ -155,15 +143,15 @@ def test_an_unwritable_cache_directory_is_no_obstacle(tmp_path: Path) -> None:
 
 
 def test_what_is_read_ahead_reaches_the_server_unchanged() -> None:
-    first = _frame({"id": 1, "method": "initialize", "params": _initialize(PUSH)})
-    rest = _frame({"method": "initialized", "params": {}}) + b"Content-Length: 2\r\n\r\n{}"
+    first = frame({"id": 1, "method": "initialize", "params": _initialize(PUSH)})
+    rest = frame({"method": "initialized", "params": {}}) + b"Content-Length: 2\r\n\r\n{}"
     stream = io.BytesIO(first + rest)
     raw, message = read_message(stream)
     assert raw == first and message is not None and message["method"] == "initialize"
     again = Prefixed(raw, stream)  # read as pygls reads: headers by line, bodies by length
-    assert _read(again) == json.loads(raw.split(b"\r\n\r\n", 1)[1])
-    assert _read(again)["method"] == "initialized"
-    assert _read(again) == {}
+    assert read_framed(again) == json.loads(raw.split(b"\r\n\r\n", 1)[1])
+    assert read_framed(again)["method"] == "initialized"
+    assert read_framed(again) == {}
     assert again.readline() == b""
 
 

@@ -13,23 +13,11 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.lsp_session import SERVER_COMMAND
+from tests.helpers.raw_client import frame, read_framed
 
 pytestmark = pytest.mark.timeout(180)
 
 CACHE_FILE = f"server/lsprotocol-{sys.implementation.cache_tag}.marshal"
-
-
-def _frame(message: dict) -> bytes:
-    body = json.dumps({"jsonrpc": "2.0", **message}).encode()
-    return b"Content-Length: %d\r\n\r\n" % len(body) + body
-
-
-def _read(stream) -> dict:
-    length = 0
-    while (line := stream.readline().strip()) != b"":
-        if line.lower().startswith(b"content-length"):
-            length = int(line.split(b":")[1])
-    return json.loads(stream.read(length))
 
 
 def _session(cache_dir: Path, tmp_path: Path) -> list[dict]:
@@ -77,10 +65,10 @@ def _session(cache_dir: Path, tmp_path: Path) -> list[dict]:
     got: list[dict] = []
     try:
         for message in messages:
-            proc.stdin.write(_frame(message))
+            proc.stdin.write(frame(message))
             proc.stdin.flush()
             while "id" in message and not any(m.get("id") == message["id"] for m in got):
-                answer = _read(proc.stdout)
+                answer = read_framed(proc.stdout)
                 if answer.get("method") != "window/logMessage":
                     got.append(answer)
         proc.wait(60)

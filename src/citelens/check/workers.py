@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import pickle
 import sys
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 if TYPE_CHECKING:
@@ -38,21 +40,7 @@ def forked_collect(checker: Checker, text: str, items: list[Item]) -> tuple[list
     bounds = [(len(items) * k // n, len(items) * (k + 1) // n) for k in range(n)]
     children = []
     for lo, hi in bounds[1:]:
-        read_fd, write_fd = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the child: compute, send, and leave without running anything else
-            status = 1
-            try:
-                os.close(read_fd)
-                blob = pickle.dumps(
-                    _pack(*checker.collect_range(text, items[lo:hi])), pickle.HIGHEST_PROTOCOL
-                )
-                with os.fdopen(write_fd, "wb") as out:
-                    out.write(blob)
-                status = 0
-            finally:
-                os._exit(status)
-        os.close(write_fd)
+        pid, read_fd = fork_sending(partial(_packed_range, checker, text, items[lo:hi]))
         children.append((pid, read_fd, lo, hi))
     findings, facts = checker.collect_range(text, items[bounds[0][0] : bounds[0][1]])
     for pid, read_fd, lo, hi in children:
@@ -67,6 +55,30 @@ def forked_collect(checker: Checker, text: str, items: list[Item]) -> tuple[list
         findings.extend(part[0])
         facts.extend(part[1])
     return findings, facts
+
+
+def fork_sending(compute: Callable[[], object]) -> tuple[int, int]:
+    """A forked child that sends `compute()` pickled through a pipe and exits without
+    running anything else (status 1 and nothing sent if it fails): its pid and the pipe's
+    reading end. The child shares the parent's decoded file without copying it."""
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        status = 1
+        try:
+            os.close(read_fd)
+            blob = pickle.dumps(compute(), pickle.HIGHEST_PROTOCOL)
+            with os.fdopen(write_fd, "wb") as out:
+                out.write(blob)
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write_fd)
+    return pid, read_fd
+
+
+def _packed_range(checker: Checker, text: str, items: list[Any]) -> tuple[list[Packed], list[Packed]]:
+    return _pack(*checker.collect_range(text, items))
 
 
 def _pack(findings: list[Finding], facts: list[ReportFacts]) -> tuple[list[Packed], list[Packed]]:

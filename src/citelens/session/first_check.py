@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from citelens.check.workers import MIN_REPORTS, _pack, _unpack, can_fork
+from citelens.check.workers import MIN_REPORTS, _pack, _unpack, can_fork, fork_sending
 from citelens.session.reports import Outcome
 
 if TYPE_CHECKING:
@@ -116,22 +116,9 @@ def _outcomes(
 
 def _fork(checker: Checker, text: str, items: list[Item], lo: int, hi: int) -> tuple[int, int]:
     """A child checking items[lo:hi], sending their packed outcomes through a pipe."""
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: compute, send, and leave without running anything else
-        status = 1
-        try:
-            os.close(read_fd)
-            packed: list[Packed] = [
-                _pack(found, facts) for found, facts in _outcomes(checker, text, items, lo, hi)
-            ]
-            with os.fdopen(write_fd, "wb") as out:
-                out.write(pickle.dumps(packed, pickle.HIGHEST_PROTOCOL))
-            status = 0
-        finally:
-            os._exit(status)
-    os.close(write_fd)
-    return pid, read_fd
+    return fork_sending(
+        lambda: [_pack(found, facts) for found, facts in _outcomes(checker, text, items, lo, hi)]
+    )
 
 
 def _read_until(fd: int, deadline: float) -> bytes | None:
