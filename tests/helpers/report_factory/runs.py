@@ -577,13 +577,22 @@ def make_topics(spec_id: str, n: int, rng: random.Random) -> list[dict]:
 
 
 def generate_run(
-    spec_id: str, n: int, seed: int, *, fault_free: bool = False, loadable_faults_only: bool = False
+    spec_id: str,
+    n: int,
+    seed: int,
+    *,
+    fault_free: bool = False,
+    loadable_faults_only: bool = False,
+    faulty_share: float = 0.65,
+    most_faults: int = 3,
 ) -> tuple[list[str], list[dict]]:
     """(lines, topics) of a run of about `n` reports for `spec_id`.
 
     `fault_free`: every report is clean and covers its own topic once.
     `loadable_faults_only`: no faults in the JSON text itself (the benchmark then drops
     the lines the reference cannot load, since its CLI aborts on the first one).
+    `faulty_share`, `most_faults`: the share of reports given faults, and how many each
+    gets at most (the defaults keep every seed's run as it always was).
     """
     rng = random.Random(f"{spec_id}:{n}:{seed}")
     spec = get_spec(spec_id)
@@ -606,8 +615,8 @@ def generate_run(
         ctx = Context(rng, spec, topic, team, run_id)
         value: Any = clean_report(ctx)
         applied: list[str] = []
-        if not fault_free and rng.random() > 0.35:
-            for name in rng.choices(names, weights, k=rng.randint(1, 3)):
+        if not fault_free and rng.random() > 1 - faulty_share:
+            for name in rng.choices(names, weights, k=rng.randint(1, most_faults)):
                 new = FAULTS[name][0](ctx, value)
                 applied.append(name)
                 if new is not None:
