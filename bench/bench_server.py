@@ -174,7 +174,8 @@ def make_run(n: int, out: Path) -> tuple[Path, str]:
         doc_id: {
             "id": doc_id,
             "title": f"Document {i}",
-            "text": " ".join(s["text"] for s in first["answer"]) + " More words here.",
+            "text": " ".join(str(s.get("text", "")) for s in first.get("answer") or [] if isinstance(s, dict))
+            + " More words here.",
         }
         for i, doc_id in enumerate(refs)
     }
