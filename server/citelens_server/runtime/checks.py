@@ -207,7 +207,7 @@ class BackgroundChecks:
         self._run(uri, job)  # no check is in flight: this change was not held for one
 
     def edit(self, uri: str, apply: Callable[[], None]) -> None:
-        """Apply an edit of a big document in a worker, then check it (task C: on the loop,
+        """Apply an edit of a big document in a worker, then check it (on the loop,
         rebuilding its 50 MB text and moving every report after the edit held up hovers
         on other files for half a second). Its messages wait meanwhile, as for a check;
         none is in flight (the change was not held for one)."""
