@@ -78,3 +78,14 @@ def test_a_child_that_never_answers_is_stopped_and_its_slice_checked_here(
     assert check_in_processes(many, 2)
     assert time.monotonic() - started < 50  # not the child's 60 s
     assert _rows(many) == _rows(one)
+
+
+@pytest.mark.parametrize("n", [0, 1, 199, 200, 201, 450])
+def test_a_childs_outcomes_pickled_in_pieces_come_back_whole_and_in_order(n: int) -> None:
+    from citelens.session.first_check import PICKLE_PIECE, from_pieces, in_pieces
+
+    values = [([("code", i, "message", "/answer/0")], [(i, None, "x" * (i % 7))]) for i in range(n)]
+    pieces = in_pieces(values)
+    assert len(pieces) == -(-n // PICKLE_PIECE)  # no piece holds more than PICKLE_PIECE
+    assert from_pieces(pieces) == values
+    assert from_pieces(in_pieces(values, size=1)) == values

@@ -23,6 +23,7 @@ import logging
 from lsprotocol import types
 
 from citelens_server.lsp.positions import range_offsets
+from citelens_server.runtime.collector import BIG_CHARS
 from citelens_server.runtime.server import CiteLensServer, Feature, uri_path
 
 log = logging.getLogger("citelens_server")
@@ -46,6 +47,13 @@ def did_change(ls: CiteLensServer, params: types.DidChangeTextDocumentParams) ->
     if doc is None:
         return
     changes = params.content_changes
+    if len(changes) == 1 and len(doc.text) >= BIG_CHARS:  # off the loop (checks.edit)
+        rng = getattr(changes[0], "range", None)
+        if rng is not None and applies(doc.line_index.line_count, rng):
+            start, end = range_offsets(doc.line_index, rng, ls.encoding)
+            edit, new = TextChange(start, end, changes[0].text), params.text_document.version
+            ls.checks.edit(uri, lambda: doc.apply_changes([edit], version=new))
+            return
     last = len(changes) - 1
     for i, change in enumerate(changes):
         version = params.text_document.version if i == last else None

@@ -206,6 +206,18 @@ class BackgroundChecks:
 
         self._run(uri, job)  # no check is in flight: this change was not held for one
 
+    def edit(self, uri: str, apply: Callable[[], None]) -> None:
+        """Apply an edit of a big document in a worker, then check it (task C: on the loop,
+        rebuilding its 50 MB text and moving every report after the edit held up hovers
+        on other files for half a second). Its messages wait meanwhile, as for a check;
+        none is in flight (the change was not held for one)."""
+
+        def work() -> None:
+            apply()
+
+        self.again.add(uri)  # `_done` asks for the check
+        self._run(uri, work)
+
     async def run(self, uri: str, job: Callable[[], None]) -> None:
         """Other work on the document `uri` in a worker (the support batch), after the check
         in flight if there is one, holding the document's messages meanwhile as a check does."""
