@@ -98,6 +98,15 @@ def test_a_big_run_is_checked_as_the_cli_checks_it_and_never_holds_up_another_fi
         edited = text[:1] + " " + text[1:]
         big.write_text(edited, encoding="utf-8")
         assert _tuples(client.diagnostics(big_uri, 2, 120)) == expected_diagnostics(big, edited, "utf-16")
+
+        # edits sent back to back (each applied in a worker, the next one waiting for it)
+        # end in the text the client holds
+        at = {"start": {"line": 0, "character": 1}, "end": {"line": 0, "character": 2}}
+        client.change(big_uri, 3, [{"range": at, "text": ""}])
+        client.change(big_uri, 4, [{"range": {"start": at["start"], "end": at["start"]}, "text": "ab"}])
+        edited = text[:1] + "ab" + text[1:]
+        big.write_text(edited, encoding="utf-8")
+        assert _tuples(client.diagnostics(big_uri, 4, 120)) == expected_diagnostics(big, edited, "utf-16")
     finally:
         assert client.close(120) == 0
 
