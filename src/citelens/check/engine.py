@@ -9,6 +9,7 @@ on this).
 
 from __future__ import annotations
 
+import heapq
 from bisect import insort_left
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -280,10 +281,7 @@ class Checker:
         findings = self.policy.apply(findings)
         if presorted:
             findings.sort(key=_order)
-            merged = report_findings  # the caller's list, built for this call
-            for f in reversed(findings):  # each before its equals, as a stable sort puts it
-                insort_left(merged, f, key=_order)
-            findings = merged
+            findings = merged_in_order(findings, report_findings)
         else:
             findings += report_findings
             findings.sort(key=_order)
@@ -428,6 +426,21 @@ def locate_related(
 
 #: file order: (start, end, code) of a finding (C-speed: files can have tens of thousands)
 _order = attrgetter("start", "end", "code")
+#: file-level findings from which they are merged into the reports' in one pass
+MERGE_FROM = 64
+
+
+def merged_in_order(few: list[Finding], many: list[Finding]) -> list[Finding]:
+    """Two lists in file order merged into one, each of `few` before its equals in `many`
+    (as a stable sort of `few + many` puts them). A handful is inserted one by one; more
+    are merged in one linear pass (inserting each of 40,000 cross-report findings of a
+    50 MB run into 80,000 moved the whole list 40,000 times: seconds of a check worker's
+    time, every other thread waiting for the GIL meanwhile). `many` may be reused."""
+    if len(few) < MERGE_FROM:
+        for f in reversed(few):  # each before its equals, as a stable sort puts it
+            insort_left(many, f, key=_order)
+        return many
+    return list(heapq.merge(few, many, key=_order))
 
 
 def _indexed(facts: ReportFacts, index: int) -> ReportFacts:
