@@ -1,5 +1,5 @@
-"""`merged_in_order`: the file-level findings merged into the reports' as a stable sort of
-the two lists would put them, whether they are inserted one by one or merged in one pass."""
+"""`merged_in_order` and `sorted_in_slices`: findings in the order one stable sort gives,
+whether they are inserted one by one, merged in one pass or sorted a slice at a time."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from citelens.check.engine import MERGE_FROM, _order, merged_in_order
+from citelens.check.engine import MERGE_FROM, _order, merged_in_order, sorted_in_slices
 from citelens.check.finding import Finding
 
 
@@ -35,3 +35,12 @@ def test_equal_findings_keep_the_file_level_one_first() -> None:
     report = [Finding("a", "error", "report", start=5, end=6)]
     assert [f.message for f in merged_in_order(same, report)][-1] == "report"
     assert [f.message for f in merged_in_order(same[:1], list(report))] == ["file0", "report"]
+
+
+@pytest.mark.parametrize("n", [0, 1, 7, 8, 9, 50])
+def test_findings_sorted_in_slices_are_sorted_as_one_stable_sort(n: int) -> None:
+    findings = _findings(n, 3, "f")
+    random.Random(4).shuffle(findings)
+    expected = sorted(findings, key=_order)
+    assert [f.message for f in sorted_in_slices(findings, size=8)] == [f.message for f in expected]
+    assert [f.message for f in sorted_in_slices(findings)] == [f.message for f in expected]
