@@ -213,7 +213,8 @@ class BackgroundChecks:
         none is in flight (the change was not held for one)."""
 
         def work() -> None:
-            apply()
+            with self.collector.paused(freeze=True):  # its new reports: as for a check
+                apply()
 
         self.again.add(uri)  # `_done` asks for the check
         self._run(uri, work)

@@ -9,6 +9,7 @@ on this).
 
 from __future__ import annotations
 
+import heapq
 from bisect import insort_left
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -279,11 +280,7 @@ class Checker:
             check_documents(facts, self.sources, add)
         findings = self.policy.apply(findings)
         if presorted:
-            findings.sort(key=_order)
-            merged = report_findings  # the caller's list, built for this call
-            for f in reversed(findings):  # each before its equals, as a stable sort puts it
-                insort_left(merged, f, key=_order)
-            findings = merged
+            findings = merged_in_order(sorted_in_slices(findings), report_findings)
         else:
             findings += report_findings
             findings.sort(key=_order)
@@ -428,6 +425,35 @@ def locate_related(
 
 #: file order: (start, end, code) of a finding (C-speed: files can have tens of thousands)
 _order = attrgetter("start", "end", "code")
+#: file-level findings from which they are merged into the reports' in one pass
+MERGE_FROM = 64
+
+
+#: findings sorted by one C call at most (`sorted_in_slices`): a few milliseconds
+SORT_SLICE = 4096
+
+
+def sorted_in_slices(findings: list[Finding], size: int = SORT_SLICE) -> list[Finding]:
+    """`sorted(findings, key=_order)`, as stable, sorting `size` at a time and merging the
+    slices: one `list.sort` of tens of thousands is one C call that holds the GIL for a
+    hundred milliseconds or more under load, and an editor's other files wait for it."""
+    if len(findings) <= size:
+        return sorted(findings, key=_order)
+    slices = [sorted(findings[i : i + size], key=_order) for i in range(0, len(findings), size)]
+    return list(heapq.merge(*slices, key=_order))
+
+
+def merged_in_order(few: list[Finding], many: list[Finding]) -> list[Finding]:
+    """Two lists in file order merged into one, each of `few` before its equals in `many`
+    (as a stable sort of `few + many` puts them). A handful is inserted one by one; more
+    are merged in one linear pass (inserting each of 40,000 cross-report findings of a
+    50 MB run into 80,000 moved the whole list 40,000 times: seconds of a check worker's
+    time, every other thread waiting for the GIL meanwhile). `many` may be reused."""
+    if len(few) < MERGE_FROM:
+        for f in reversed(few):  # each before its equals, as a stable sort puts it
+            insort_left(many, f, key=_order)
+        return many
+    return list(heapq.merge(few, many, key=_order))
 
 
 def _indexed(facts: ReportFacts, index: int) -> ReportFacts:
