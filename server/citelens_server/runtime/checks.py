@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from citelens.session.errors import SETTINGS_ERRORS
+from citelens_server.runtime.change_queue import ChangeQueue
 from citelens_server.runtime.collector import BIG_CHARS, Collector
 from citelens_server.runtime.notices import show_notices
 from citelens_server.runtime.open_progress import PROGRESS_CHARS, OpenProgress
@@ -103,6 +104,8 @@ class BackgroundChecks:
         self.support_first: set[str] = set()  # opened; their support check runs before the check
         self.collector = Collector()  # paused while a big document is read or checked
         self.big: set[str] = set()  # uris of open big documents (their objects are frozen)
+        #: edits not applied yet, applied in one batch (change_queue.py)
+        self.changes = ChangeQueue(lambda exc: server.report_server_error(exc, "didChange"))
 
     # --- the gate every client message passes -------------------------------------
     def holds(self, message: Any) -> bool:
@@ -112,6 +115,8 @@ class BackgroundChecks:
         reports on the spot), so a burst of edits, each starting a check, never keeps a
         hover waiting until the burst ends."""
         uri = message_uri(message)
+        if getattr(message, "method", None) != types.TEXT_DOCUMENT_DID_CHANGE:
+            self.changes.flush()  # anything else sees the edits sent before it
         if uri is None:
             return False
         if uri in self.running:  # the engine never sees a document from two threads
@@ -129,6 +134,10 @@ class BackgroundChecks:
                     self._hold(uri, message)
                     return True
         return False
+
+    def hold_change(self, uri: str, params: types.DidChangeTextDocumentParams) -> None:
+        """A `didChange` that must wait for the work in flight on its document (a resync)."""
+        self._hold(uri, types.DidChangeTextDocumentNotification(params=params))
 
     def _hold(self, uri: str, message: Any) -> None:
         self.held.setdefault(uri, []).append(message)
@@ -219,6 +228,7 @@ class BackgroundChecks:
         await asyncio.wait([self.running[uri]])
 
     def _run(self, uri: str, job: Callable[[], Checked | None]) -> None:
+        self.changes.flush(uri)  # the worker gets the document with every edit read so far
         loop = asyncio.get_running_loop()
         future = loop.run_in_executor(self.executor, job)
         self.running[uri] = future
