@@ -70,6 +70,7 @@ def apply_batch(ls: CiteLensServer, uri: str, batch: list[types.DidChangeTextDoc
             if rng is None:
                 edit = TextChange(None, None, without_bom(change.text, ls.encoding))
                 index = LineIndex(edit.text)
+                ls.checks.whole.add(uri)  # every report is read again: a worker checks it
             elif not applies(index.line_count, rng):
                 if edits:
                     doc.apply_changes(edits, version=version)
