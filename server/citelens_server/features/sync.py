@@ -25,7 +25,7 @@ import logging
 
 from lsprotocol import types
 
-from citelens_server.lsp.positions import range_offsets
+from citelens_server.runtime.change_offsets import BatchLines, range_offsets
 from citelens_server.runtime.server import CiteLensServer, Feature, uri_path
 
 log = logging.getLogger("citelens_server")
@@ -63,15 +63,17 @@ def apply_batch(ls: CiteLensServer, uri: str, batch: list[types.DidChangeTextDoc
         return
     edits: list[TextChange] = []
     version: int | None = None
-    index = doc.line_index
+    many = sum(len(p.content_changes) for p in batch) > 1
+    lines: LineIndex | BatchLines = BatchLines(doc.line_index) if many else doc.line_index
     for n, params in enumerate(batch):
         for change in params.content_changes:
             rng = getattr(change, "range", None)
             if rng is None:
                 edit = TextChange(None, None, without_bom(change.text, ls.encoding))
-                index = LineIndex(edit.text)
                 ls.checks.whole.add(uri)  # every report is read again: a worker checks it
-            elif not applies(index.line_count, rng):
+                if many:
+                    lines = BatchLines(LineIndex(edit.text))
+            elif not applies(lines.line_count, rng):
                 if edits:
                     doc.apply_changes(edits, version=version)
                 resync(ls, uri, params.text_document.version, rng)
@@ -82,9 +84,10 @@ def apply_batch(ls: CiteLensServer, uri: str, batch: list[types.DidChangeTextDoc
                         did_change(ls, rest)
                 return
             else:
-                start, end = range_offsets(index, rng, ls.encoding)
+                start, end = range_offsets(lines, rng, ls.encoding)
                 edit = TextChange(start, end, change.text)
-                index = index.edited(start, end, change.text)
+                if isinstance(lines, BatchLines):
+                    lines.replace(start, end, change.text)
             edits.append(edit)
         version = params.text_document.version
     doc.apply_changes(edits, version=version)
