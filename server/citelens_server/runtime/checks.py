@@ -175,6 +175,8 @@ class BackgroundChecks:
         """Check the open document `uri` in a worker (again after the current check, if
         one is running)."""
         self.server.debouncer.cancel(uri)
+        if self.changes.pending(uri):
+            return  # more edits are queued: their batch asks for the check (one per burst)
         if uri in self.running:
             self.again.add(uri)
             return
