@@ -8,7 +8,7 @@ import random
 import pytest
 
 from citelens.source.line_index import LineIndex
-from citelens_server.runtime.change_offsets import BatchLines
+from citelens_server.runtime.change_offsets import BatchLines, net_change
 
 PIECES = ["😀", "漢字", "\r\n", "\r", "\n", "\u2028", "x", "", "é", "{", "ab\ncd"]
 
@@ -35,3 +35,16 @@ def test_batch_lines_agree_with_the_edited_index(encoding, seed) -> None:
         batch.replace(start, end, new)
         index = index.edited(start, end, new)
         assert "".join(batch.lines) == index.text
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_net_change_turns_the_old_text_into_the_new(seed) -> None:
+    rng = random.Random(f"net-{seed}")
+    old = "".join(rng.choice(PIECES) for _ in range(40))
+    new = old
+    for _ in range(rng.randrange(4)):
+        at = rng.randrange(len(new) + 1)
+        new = new[:at] + rng.choice(PIECES) + new[at + rng.randrange(3) :]
+    start, end, text = net_change(old, new)
+    assert old[:start] + text + old[end:] == new
+    assert start <= end and (old != new or (start == end and text == ""))

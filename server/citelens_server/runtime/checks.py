@@ -5,8 +5,8 @@ One check per document is in flight at a time. While it runs, every message abou
 document (a change, a hover, a close) waits, and is handled in arrival order when the
 check ends, so the engine never sees a document from two threads at once. Edits that
 wait (held here, or queued behind the reader) are applied in one batch with one check
-request (change_queue.py), so while edits keep arriving checks coalesce: one in flight,
-one more for everything that arrived during it. A request about a document whose findings
+request (change_queue.py), and no check starts while more edits are queued (their batch
+asks for it), so a burst the server is behind on gets one check, at its end. A request about a document whose findings
 are not computed yet starts its check here and waits for it (a hover must not check a
 big file on the event loop), unless an earlier version was checked and the text was only
 edited in place since: then it is answered at once from the current text, the session
