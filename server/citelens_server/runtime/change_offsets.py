@@ -10,6 +10,8 @@ one line either side included, so a `\\r` meeting a `\\n` is joined as the index
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from itertools import accumulate
 from typing import Any
 
 from citelens.source.line_index import LINE_BREAK, Encoding, LineIndex, offset_of_units
@@ -74,12 +76,8 @@ class BatchLines:
         self.lines[lo:hi] = pieces
 
     def _line_of(self, offset: int) -> int:
-        at = 0
-        for i, line in enumerate(self.lines):
-            if offset < at + len(line):
-                return i
-            at += len(line)
-        return len(self.lines) - 1
+        ends = list(accumulate(map(len, self.lines)))  # C loops: microseconds for 1,000 lines
+        return min(bisect_right(ends, offset), len(self.lines) - 1)
 
 
 def range_offsets(lines: BatchLines | LineIndex, rng: Any, encoding: Encoding) -> tuple[int, int]:
