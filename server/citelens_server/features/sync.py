@@ -1,7 +1,10 @@
 """Document sync: open, change, save, close, applied to the session's documents.
 
-Incoming change ranges are converted to code-point offsets through the document's line
-index one change at a time (a change's range refers to the text left by the previous one).
+The `didChange` notifications of a document that wait to be handled (a client types
+faster than edits apply) are applied together: one `apply_changes` call and one check
+request per batch (runtime/change_queue.py says when a batch is applied). Incoming change
+ranges are converted to code-point offsets one change at a time, through the line index
+of the text the previous change left.
 
 A byte-order mark at the start of an editor's text is not JSON (`citelens check` drops it
 when it decodes the file): it is read as blanks of the BOM's width in the negotiated
@@ -22,7 +25,7 @@ import logging
 
 from lsprotocol import types
 
-from citelens_server.lsp.positions import range_offsets
+from citelens_server.runtime.change_offsets import BatchLines, net_change, range_offsets
 from citelens_server.runtime.collector import BIG_CHARS
 from citelens_server.runtime.server import CiteLensServer, Feature, uri_path
 
@@ -40,33 +43,66 @@ def did_open(ls: CiteLensServer, params: types.DidOpenTextDocumentParams) -> Non
 
 
 def did_change(ls: CiteLensServer, params: types.DidChangeTextDocumentParams) -> None:
-    from citelens.session import TextChange
-
+    """Recorded; applied with the other edits of the document already read (one batch)."""
     uri = params.text_document.uri
+    if ls.document(uri) is None:
+        return
+    ls.checks.changes.add(uri, params, lambda u, batch: apply_batch(ls, u, batch))
+
+
+def apply_batch(ls: CiteLensServer, uri: str, batch: list[types.DidChangeTextDocumentParams]) -> None:
+    """Apply the waiting notifications of `uri` in one `apply_changes` call, then ask for
+    one check. Each range is converted through the line index of the text the changes
+    before it leave (`LineIndex.edited`: only the lines around an edit are re-scanned).
+    A change that cannot apply resyncs the document after the changes before it; the
+    notifications after it wait for the re-read, as they did one by one."""
+    from citelens.session import TextChange
+    from citelens.source.line_index import LineIndex
+
     doc = ls.document(uri)
     if doc is None:
         return
-    changes = params.content_changes
-    if len(changes) == 1 and len(doc.text) >= BIG_CHARS:  # off the loop (checks.edit)
-        rng = getattr(changes[0], "range", None)
+    many = sum(len(p.content_changes) for p in batch) > 1
+    if not many and len(doc.text) >= BIG_CHARS:  # a big document's edit: off the loop
+        params, change = batch[0], batch[0].content_changes[0]
+        rng = getattr(change, "range", None)
         if rng is not None and applies(doc.line_index.line_count, rng):
             start, end = range_offsets(doc.line_index, rng, ls.encoding)
-            edit, new = TextChange(start, end, changes[0].text), params.text_document.version
+            edit, new = TextChange(start, end, change.text), params.text_document.version
             ls.checks.edit(uri, lambda: doc.apply_changes([edit], version=new))
             return
-    last = len(changes) - 1
-    for i, change in enumerate(changes):
-        version = params.text_document.version if i == last else None
-        rng = getattr(change, "range", None)
-        if rng is None:
-            edit = TextChange(None, None, without_bom(change.text, ls.encoding))
-        elif not applies(doc.line_index.line_count, rng):
-            resync(ls, uri, params.text_document.version, rng)
-            return
-        else:
-            start, end = range_offsets(doc.line_index, rng, ls.encoding)
-            edit = TextChange(start, end, change.text)
-        doc.apply_changes([edit], version=version)
+    edits: list[TextChange] = []
+    version: int | None = None
+    lines: LineIndex | BatchLines = BatchLines(doc.line_index) if many else doc.line_index
+    for n, params in enumerate(batch):
+        for change in params.content_changes:
+            rng = getattr(change, "range", None)
+            if rng is None:
+                edit = TextChange(None, None, without_bom(change.text, ls.encoding))
+                ls.checks.whole.add(uri)  # every report is read again: a worker checks it
+                if many:
+                    lines = BatchLines(LineIndex(edit.text))
+            elif not applies(lines.line_count, rng):
+                if edits:
+                    doc.apply_changes(edits, version=version)
+                resync(ls, uri, params.text_document.version, rng)
+                for rest in batch[n + 1 :]:
+                    if uri in ls.checks.running:
+                        ls.checks.hold_change(uri, rest)
+                    else:  # dropped (an untitled document): later edits find no document
+                        did_change(ls, rest)
+                return
+            else:
+                start, end = range_offsets(lines, rng, ls.encoding)
+                edit = TextChange(start, end, change.text)
+                if isinstance(lines, BatchLines):
+                    lines.replace(start, end, change.text)
+            edits.append(edit)
+        version = params.text_document.version
+    if isinstance(lines, BatchLines) and all(e.start is not None for e in edits):
+        start, end, text = net_change(doc.text, "".join(lines.lines))
+        edits = [TextChange(start, end, text)]  # the engine re-reads the changed reports once
+    doc.apply_changes(edits, version=version)
     ls.request_check(uri)
 
 

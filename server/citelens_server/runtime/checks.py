@@ -3,9 +3,14 @@
 
 One check per document is in flight at a time. While it runs, every message about that
 document (a change, a hover, a close) waits, and is handled in arrival order when the
-check ends, so the engine never sees a document from two threads at once. A request
-about a document whose findings are not computed yet starts its check here and waits
-for it too (a hover must not check a big file on the event loop). A result is delivered
+check ends, so the engine never sees a document from two threads at once. Edits that
+wait (held here, or queued behind the reader) are applied in one batch with one check
+request (change_queue.py), and no check starts while more edits are queued (their batch
+asks for it), so a burst the server is behind on gets one check, at its end. A request about a document whose findings
+are not computed yet starts its check here and waits for it (a hover must not check a
+big file on the event loop), unless an earlier version was checked and the text was only
+edited in place since: then it is answered at once from the current text, the session
+re-checking just the edited reports, and never waits for a check of an older text. A result is delivered
 only if the document is still open, at the same version, and no change is waiting:
 an older version is never published over a newer one, and a file closed during its
 check gets nothing.
@@ -30,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from citelens.session.errors import SETTINGS_ERRORS
+from citelens_server.runtime.change_queue import ChangeQueue
 from citelens_server.runtime.collector import BIG_CHARS, Collector
 from citelens_server.runtime.notices import show_notices
 from citelens_server.runtime.open_progress import PROGRESS_CHARS, OpenProgress
@@ -103,6 +109,9 @@ class BackgroundChecks:
         self.support_first: set[str] = set()  # opened; their support check runs before the check
         self.collector = Collector()  # paused while a big document is read or checked
         self.big: set[str] = set()  # uris of open big documents (their objects are frozen)
+        #: edits not applied yet, applied in one batch (change_queue.py)
+        self.whole: set[str] = set()  # replaced whole since their last check started
+        self.changes = ChangeQueue(lambda exc: server.report_server_error(exc, "didChange"))
 
     # --- the gate every client message passes -------------------------------------
     def holds(self, message: Any) -> bool:
@@ -112,6 +121,8 @@ class BackgroundChecks:
         reports on the spot), so a burst of edits, each starting a check, never keeps a
         hover waiting until the burst ends."""
         uri = message_uri(message)
+        if getattr(message, "method", None) != types.TEXT_DOCUMENT_DID_CHANGE:
+            self.changes.flush()  # anything else sees the edits sent before it
         if uri is None:
             return False
         if uri in self.running:  # the engine never sees a document from two threads
@@ -123,12 +134,36 @@ class BackgroundChecks:
             return False
         if is_request and uri in self.server.open_reports:
             doc = self.server.document(uri)
-            if doc is not None and not doc.checked and self.problem_for(doc) is None:
+            if (
+                doc is not None
+                and not doc.checked
+                and self.problem_for(doc) is None
+                and not self.edited_in_place(uri, doc)
+            ):
                 self.start(uri)
                 if uri in self.running:
                     self._hold(uri, message)
                     return True
         return False
+
+    def edited_in_place(self, uri: str, doc: OpenDocument) -> bool:
+        """Whether `doc` was checked before under the current settings and then only edited
+        in place: a request about it is answered at once, on the loop, where the session
+        re-checks just the edited reports (milliseconds), instead of waiting for a worker
+        check that also renders every diagnostic. A text replaced whole, a big one or a
+        settings change: the worker checks it."""
+        last = self.latest.get(uri)
+        return (
+            last is not None
+            and last.doc is doc
+            and last.generation == self.server.generation
+            and uri not in self.whole
+            and len(doc.text) < BIG_CHARS
+        )
+
+    def hold_change(self, uri: str, params: types.DidChangeTextDocumentParams) -> None:
+        """A `didChange` that must wait for the work in flight on its document (a resync)."""
+        self._hold(uri, types.DidChangeTextDocumentNotification(params=params))
 
     def _hold(self, uri: str, message: Any) -> None:
         self.held.setdefault(uri, []).append(message)
@@ -140,12 +175,15 @@ class BackgroundChecks:
         """Check the open document `uri` in a worker (again after the current check, if
         one is running)."""
         self.server.debouncer.cancel(uri)
+        if self.changes.pending(uri):
+            return  # more edits are queued: their batch asks for the check (one per burst)
         if uri in self.running:
             self.again.add(uri)
             return
         doc = self.server.document(uri)
         if doc is None:
             return
+        self.whole.discard(uri)
         if len(doc.text) < BIG_CHARS:
             self._run(uri, lambda: self._check(doc, uri))
             return
@@ -232,6 +270,7 @@ class BackgroundChecks:
         await asyncio.wait([self.running[uri]])
 
     def _run(self, uri: str, job: Callable[[], Checked | None]) -> None:
+        self.changes.flush(uri)  # the worker gets the document with every edit read so far
         loop = asyncio.get_running_loop()
         future = loop.run_in_executor(self.executor, job)
         self.running[uri] = future
@@ -292,6 +331,7 @@ class BackgroundChecks:
 
     def forget(self, uri: str) -> None:
         self.latest.pop(uri, None)
+        self.whole.discard(uri)
         if uri in self.big:
             self.big.discard(uri)
             self.collector.closed_big()

@@ -1,0 +1,50 @@
+"""A batch's changes converted through `BatchLines` land where converting each through
+the edited line index would (emoji, CJK, CRLF, lone CR, raw U+2028, every encoding)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from citelens.source.line_index import LineIndex
+from citelens_server.runtime.change_offsets import BatchLines, net_change
+
+PIECES = ["😀", "漢字", "\r\n", "\r", "\n", "\u2028", "x", "", "é", "{", "ab\ncd"]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16", "utf-32"])
+@pytest.mark.parametrize("seed", range(4))
+def test_batch_lines_agree_with_the_edited_index(encoding, seed) -> None:
+    rng = random.Random(f"{encoding}-{seed}")
+    text = "".join(rng.choice(PIECES) for _ in range(60))
+    index = LineIndex(text)
+    batch = BatchLines(index)
+    for _ in range(80):
+        line = rng.randrange(index.line_count + 1)
+        character = rng.randrange(6)
+        end_line = min(line + rng.choice([0, 0, 1]), index.line_count)
+        end_character = rng.randrange(6)
+        start = index.offset_at(line, character, encoding)
+        end = index.offset_at(end_line, end_character, encoding)
+        assert batch.line_count == index.line_count
+        assert batch.offset_at(line, character, encoding) == start
+        assert batch.offset_at(end_line, end_character, encoding) == end
+        start, end = min(start, end), max(start, end)
+        new = rng.choice(PIECES)
+        batch.replace(start, end, new)
+        index = index.edited(start, end, new)
+        assert "".join(batch.lines) == index.text
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_net_change_turns_the_old_text_into_the_new(seed) -> None:
+    rng = random.Random(f"net-{seed}")
+    old = "".join(rng.choice(PIECES) for _ in range(40))
+    new = old
+    for _ in range(rng.randrange(4)):
+        at = rng.randrange(len(new) + 1)
+        new = new[:at] + rng.choice(PIECES) + new[at + rng.randrange(3) :]
+    start, end, text = net_change(old, new)
+    assert old[:start] + text + old[end:] == new
+    assert start <= end and (old != new or (start == end and text == ""))

@@ -1,0 +1,158 @@
+"""A burst of edits sent without waiting (they are applied in batches: change_queue.py):
+hovers between them see the text of their own version, the last version's diagnostics
+are published and no older version's after a newer one, and an edit that cannot apply
+inside a batch still resyncs the document from disk."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from citelens_server.runtime.change_queue import ChangeQueue
+from tests.helpers.raw_client import RawClient, position_change
+from tests.helpers.report_factory import generate_run
+
+PUSH: dict[str, Any] = {
+    "textDocument": {"publishDiagnostics": {"versionSupport": True}, "hover": {"contentFormat": ["markdown"]}}
+}
+EDITS = 120
+HOVER_EVERY = 7
+
+
+def _client(tmp_path: Path) -> RawClient:
+    (tmp_path / "citelens.toml").write_text('spec = "rag25"\n', encoding="utf-8")
+    client = RawClient()
+    client.initialize(tmp_path, PUSH)
+    return client
+
+
+def _run() -> str:
+    clean, _ = generate_run("rag25", 2, 5, fault_free=True)
+    faulty, _ = generate_run("rag25", 3, 1)
+    return "\n".join([clean[0], *faulty]) + "\n"
+
+
+def _sentence_start(line: str) -> int:
+    """A character inside the first sentence's text (ASCII: UTF-16 units are code points)."""
+    return line.index('"text": "') + len('"text": "') + 2
+
+
+def _hover(client: RawClient, uri: str, character: int) -> int:
+    return client.request_id(
+        "textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": character}}
+    )
+
+
+def _published(client: RawClient, uri: str) -> list[int]:
+    return [
+        m["params"].get("version")
+        for m in client.received
+        if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri
+    ]
+
+
+def test_hovers_in_a_burst_see_their_version_and_the_last_diagnostics_win(tmp_path: Path) -> None:
+    text = _run()
+    path = tmp_path / "run.jsonl"
+    path.write_text(text, encoding="utf-8")
+    client = _client(tmp_path)
+    try:
+        uri = client.open(path, text)
+        client.diagnostics(uri, 1)
+        at = _sentence_start(text.split("\n")[0])
+        first = client.answer(_hover(client, uri, at))["result"]["range"]
+        end = first["end"]["character"]
+        hovers: dict[int, int] = {}  # request id -> characters inserted before it
+        version = 1
+        for k in range(EDITS):
+            version += 1
+            client.change(uri, version, [position_change(0, at, at, "z")])  # the sentence grows
+            version += 1  # and the next line's offsets move: converted through the edited index
+            client.change(uri, version, [position_change(1, 1, 1, " ")])
+            if k % HOVER_EVERY == 0:
+                hovers[_hover(client, uri, at)] = k + 1
+        final = client.diagnostics(uri, version, timeout=60)
+        for msg_id, inserted in hovers.items():
+            answer = client.answer(msg_id, timeout=60)["result"]
+            assert answer["range"]["start"] == first["start"]
+            assert answer["range"]["end"]["character"] == end + inserted, inserted
+        seen = _published(client, uri) + [version]
+        assert seen == sorted(seen)  # never an older version after a newer one
+        edited = text.split("\n")
+        edited[0] = edited[0][:at] + "z" * EDITS + edited[0][at:]
+        edited[1] = edited[1][:1] + " " * EDITS + edited[1][1:]
+        twin = tmp_path / "twin.jsonl"
+        twin.write_text("\n".join(edited), encoding="utf-8")
+        twin_uri = client.open(twin, "\n".join(edited))
+        expected = client.diagnostics(twin_uri, 1)
+        assert final == json.loads(json.dumps(expected).replace(twin_uri, uri))
+    finally:
+        assert client.close() == 0
+
+
+def test_an_edit_that_cannot_apply_inside_a_batch_resyncs(tmp_path: Path) -> None:
+    text = _run()
+    path = tmp_path / "run.jsonl"
+    path.write_text(text, encoding="utf-8")
+    client = _client(tmp_path)
+    try:
+        uri = client.open(path, text)
+        client.diagnostics(uri, 1)
+        past_end = {
+            "range": {"start": {"line": 40, "character": 0}, "end": {"line": 41, "character": 0}},
+            "text": "y",
+        }
+        at = _sentence_start(text.split("\n")[0])
+        client.change(uri, 2, [position_change(0, 0, 0, "x")])  # breaks the first report's JSON
+        client.change(uri, 3, [past_end])  # cannot apply: the text on disk is read again
+        client.change(uri, 4, [position_change(0, at, at, "q")])  # applies to the text on disk
+        last = client.diagnostics(uri, 4, timeout=60)
+        warned = client.wait_for(
+            lambda m: m.get("method") == "window/logMessage" and "cannot apply" in m["params"]["message"]
+        )
+        assert "40:0-41:0" in warned["params"]["message"]
+        lines = text.split("\n")
+        lines[0] = lines[0][:at] + "q" + lines[0][at:]
+        twin = tmp_path / "twin.jsonl"
+        twin.write_text("\n".join(lines), encoding="utf-8")
+        twin_uri = client.open(twin, "\n".join(lines))
+        expected = client.diagnostics(twin_uri, 1)
+        assert last == json.loads(json.dumps(expected).replace(twin_uri, uri))
+    finally:
+        assert client.close() == 0
+
+
+@pytest.mark.parametrize("others", [0, 3])
+def test_waiting_edits_are_applied_in_one_batch(others: int) -> None:
+    applied: list[tuple[str, list[Any]]] = []
+
+    async def burst() -> None:
+        queue = ChangeQueue(lambda exc: None)
+        for i in range(5):
+            queue.add("file:///a", i, lambda uri, batch: applied.append((uri, batch)))
+        for i in range(others):
+            queue.add("file:///b", i, lambda uri, batch: applied.append((uri, batch)))
+        assert applied == [] and queue.pending("file:///a")
+        await asyncio.sleep(0)  # the loop handles what waited, then the batch applies
+
+    asyncio.run(burst())
+    assert applied[0] == ("file:///a", [0, 1, 2, 3, 4])
+    assert applied[1:] == ([("file:///b", list(range(others)))] if others else [])
+
+
+def test_a_flush_before_another_message_applies_what_waited_first() -> None:
+    applied: list[list[Any]] = []
+
+    async def burst() -> None:
+        queue = ChangeQueue(lambda exc: None)
+        queue.add("file:///a", 1, lambda uri, batch: applied.append(batch))
+        queue.flush()  # a hover arrives: the edit before it is applied now
+        queue.add("file:///a", 2, lambda uri, batch: applied.append(batch))
+        await asyncio.sleep(0)
+
+    asyncio.run(burst())
+    assert applied == [[1], [2]]
