@@ -8,7 +8,8 @@ import random
 import pytest
 
 from citelens.source.line_index import LineIndex
-from citelens_server.runtime.change_offsets import BatchLines, net_change
+from citelens_server.lsp.edits import text_change
+from citelens_server.runtime.change_offsets import BatchLines
 
 PIECES = ["😀", "漢字", "\r\n", "\r", "\n", "\u2028", "x", "", "é", "{", "ab\ncd"]
 
@@ -45,6 +46,6 @@ def test_the_net_change_turns_the_old_text_into_the_new(seed) -> None:
     for _ in range(rng.randrange(4)):
         at = rng.randrange(len(new) + 1)
         new = new[:at] + rng.choice(PIECES) + new[at + rng.randrange(3) :]
-    start, end, text = net_change(old, new)
+    start, end, text = text_change(old, new)
     assert old[:start] + text + old[end:] == new
     assert start <= end and (old != new or (start == end and text == ""))

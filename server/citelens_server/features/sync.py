@@ -25,7 +25,8 @@ import logging
 
 from lsprotocol import types
 
-from citelens_server.runtime.change_offsets import BatchLines, net_change, range_offsets
+from citelens_server.lsp.edits import text_change
+from citelens_server.runtime.change_offsets import BatchLines, range_offsets
 from citelens_server.runtime.collector import BIG_CHARS
 from citelens_server.runtime.server import CiteLensServer, Feature, uri_path
 
@@ -100,7 +101,7 @@ def apply_batch(ls: CiteLensServer, uri: str, batch: list[types.DidChangeTextDoc
             edits.append(edit)
         version = params.text_document.version
     if isinstance(lines, BatchLines) and all(e.start is not None for e in edits):
-        start, end, text = net_change(doc.text, "".join(lines.lines))
+        start, end, text = text_change(doc.text, "".join(lines.lines))
         edits = [TextChange(start, end, text)]  # the engine re-reads the changed reports once
     doc.apply_changes(edits, version=version)
     ls.request_check(uri)
