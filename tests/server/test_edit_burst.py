@@ -36,6 +36,17 @@ def _run() -> str:
     return "\n".join([clean[0], *faulty]) + "\n"
 
 
+def _opened(tmp_path: Path) -> tuple[RawClient, str, str]:
+    """(client, uri, text) of a run written to disk, opened and checked once."""
+    text = _run()
+    path = tmp_path / "run.jsonl"
+    path.write_text(text, encoding="utf-8")
+    client = _client(tmp_path)
+    uri = client.open(path, text)
+    client.diagnostics(uri, 1)
+    return client, uri, text
+
+
 def _sentence_start(line: str) -> int:
     """A character inside the first sentence's text (ASCII: UTF-16 units are code points)."""
     return line.index('"text": "') + len('"text": "') + 2
@@ -56,13 +67,8 @@ def _published(client: RawClient, uri: str) -> list[int]:
 
 
 def test_hovers_in_a_burst_see_their_version_and_the_last_diagnostics_win(tmp_path: Path) -> None:
-    text = _run()
-    path = tmp_path / "run.jsonl"
-    path.write_text(text, encoding="utf-8")
-    client = _client(tmp_path)
+    client, uri, text = _opened(tmp_path)
     try:
-        uri = client.open(path, text)
-        client.diagnostics(uri, 1)
         at = _sentence_start(text.split("\n")[0])
         first = client.answer(_hover(client, uri, at))["result"]["range"]
         end = first["end"]["character"]
@@ -95,13 +101,8 @@ def test_hovers_in_a_burst_see_their_version_and_the_last_diagnostics_win(tmp_pa
 
 
 def test_an_edit_that_cannot_apply_inside_a_batch_resyncs(tmp_path: Path) -> None:
-    text = _run()
-    path = tmp_path / "run.jsonl"
-    path.write_text(text, encoding="utf-8")
-    client = _client(tmp_path)
+    client, uri, text = _opened(tmp_path)
     try:
-        uri = client.open(path, text)
-        client.diagnostics(uri, 1)
         past_end = {
             "range": {"start": {"line": 40, "character": 0}, "end": {"line": 41, "character": 0}},
             "text": "y",

@@ -109,8 +109,8 @@ class BackgroundChecks:
         self.support_first: set[str] = set()  # opened; their support check runs before the check
         self.collector = Collector()  # paused while a big document is read or checked
         self.big: set[str] = set()  # uris of open big documents (their objects are frozen)
-        #: edits not applied yet, applied in one batch (change_queue.py)
         self.whole: set[str] = set()  # replaced whole since their last check started
+        #: edits not applied yet, applied in one batch (change_queue.py)
         self.changes = ChangeQueue(lambda exc: server.report_server_error(exc, "didChange"))
 
     # --- the gate every client message passes -------------------------------------
