@@ -228,6 +228,19 @@ def test_changed_thresholds_do_not_reuse_cached_verdicts(tmp_path):
     assert other.cache.hits == 0
 
 
+def test_verdicts_cached_under_older_rules_are_judged_again(tmp_path, monkeypatch):
+    text = (KIDDIE / "run1.jsonl").read_text()
+    cache_path = tmp_path / "verdicts.sqlite"
+    run = SupportRun(cache=VerdictCache(cache_path), executor="serial")
+    Checker(None, support=run).check_text(text)
+    run.cache.close()
+    # a CiteLens whose word matcher changed a rule, with the same thresholds
+    monkeypatch.setattr("citelens.support.cache.LEXICAL_RULES", 10_000)
+    newer = SupportRun(cache=VerdictCache(cache_path), executor="serial")
+    Checker(None, support=newer).check_text(text)
+    assert newer.cache.hits == 0 and newer.cache.misses == run.cache.misses
+
+
 def generated_pairs(n: int = 600) -> list[tuple[str, str | None]]:
     """Sentences of the kiddie runs against documents of the same report, shuffled."""
     rng = random.Random(11)

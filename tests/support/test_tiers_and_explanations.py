@@ -76,6 +76,21 @@ def test_clauses_split_at_clause_words_but_keep_lists_whole() -> None:
     assert parts == ["bear chipmunk groundhog hibern", "save energi", "frog freez", "wood frog thaw"]
 
 
+def test_a_short_first_clause_joins_the_clause_after_it() -> None:
+    def parts(sentence: str) -> list[str]:
+        terms = extract_terms(sentence, "english")
+        return [" ".join(t.key for t in part) for part in clauses(sentence, terms, "english")]
+
+    assert parts("Bees - they make honey and wax in hives.") == ["bee honey wax hive"]
+    assert parts("Bees - they make honey in hives; beekeepers harvest it every autumn.") == [
+        "bee honey hive",
+        "beekeep harvest autumn",
+    ]
+    # the judge splits a "supported" sentence into clauses: this one used to stop the check
+    v = judge_support("Bees - they make honey and wax in hives.", "Bees make honey and wax in hives.")
+    assert v.verdict is Verdict.SUPPORTED
+
+
 def test_the_new_fields_survive_the_cache_row_and_the_json_form() -> None:
     v = judge_support("A boy bets he can eat 15 worms in 15 days in Paris.", WORMS_BOOK)
     assert v.missing_terms and v.mismatched_numbers

@@ -27,11 +27,16 @@ _log = logging.getLogger(__name__)
 _SCHEMA = "CREATE TABLE IF NOT EXISTS verdict_rows (key TEXT PRIMARY KEY, row TEXT NOT NULL)"
 
 
+#: the word matcher's rules: raised whenever a rule changes what it says under the same
+#: thresholds, so that verdicts cached by an older CiteLens are judged again
+LEXICAL_RULES = 2
+
+
 def settings_fingerprint(settings: SupportSettings) -> str:
-    """Changing a threshold changes every key: old verdicts are not reused under new rules."""
-    return hashlib.blake2b(
-        json.dumps(settings.model_dump(), sort_keys=True).encode(), digest_size=8
-    ).hexdigest()
+    """Changing a threshold or a rule changes every key: old verdicts are not reused
+    under new rules."""
+    data = {**settings.model_dump(), "lexical_rules": LEXICAL_RULES}
+    return hashlib.blake2b(json.dumps(data, sort_keys=True).encode(), digest_size=8).hexdigest()
 
 
 _HASHES: dict[str, str] = {}

@@ -62,5 +62,6 @@ def clauses(sentence: str, terms: list[Term], language: str | None, min_terms: i
         else:
             merged.append(list(group))
     if len(merged) > 1 and len(merged[0]) < min_terms:
-        merged[1][:0] = merged.pop(0)
+        first = merged.pop(0)  # popped before indexing: the next clause is now merged[0]
+        merged[0][:0] = first
     return merged
