@@ -2,7 +2,8 @@
 
     python bench/bench_support.py            # the test split (held back), then the tune split
     python bench/bench_support.py --split heldout
-    python bench/bench_support.py --split all --show-errors
+    python bench/bench_support.py --split tune --show-errors
+    python bench/bench_support.py --split tune --tier-curve   # how high_tier_coverage is chosen
     python bench/bench_support.py --judge llm --llm-endpoint http://localhost:8000/v1 --llm-model M
 
 Prints, per split and system: 3-way agreement, precision and recall of "supported" and
@@ -28,6 +29,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 
 from support_eval_set import LABELS, LabelledPair, load_pairs
+from support_tiers import Z_ONE_SIDED_95, choose_boundary, tier_curve
 
 COLUMNS = ("supported", "partial", "unsupported", "unchecked")
 
@@ -180,6 +182,8 @@ def report_split(split: str, args: argparse.Namespace) -> bool:
             )
         )
     )
+    if args.tier_curve:
+        print_tier_curve(labels, judged)
     if args.show_errors:
         print()
         for p, v, j in zip(pairs, ours, judged):
@@ -193,10 +197,35 @@ def report_split(split: str, args: argparse.Namespace) -> bool:
     return met
 
 
+def print_tier_curve(labels: list[str], judged: list[Any]) -> None:
+    """The high tier at every boundary 0.00..0.40 and the one the criterion picks."""
+    unsupported = [
+        (j.score, j.other_amount) if j.verdict.value == "unsupported" and j.judge == "lexical" else None
+        for j in judged
+    ]
+    curve = tier_curve(labels, unsupported, [i / 100 for i in range(41)])
+    print(f"\n  high tier by boundary (Wilson lower bound, one-sided 95%, z = {Z_ONE_SIDED_95}):")
+    for t in curve:
+        print(
+            f"    {t.boundary:.2f}  {t.hits:>3} of {t.flagged:<3} precision {t.precision:.3f}  bound {t.lower_bound:.3f}"
+        )
+    best = choose_boundary(curve)
+    print(
+        f"  chosen: high_tier_coverage = {best.boundary:.2f} (the highest lower bound, {best.lower_bound:.3f}:"
+        f" {best.hits} of {best.flagged}); "
+        + ("it reaches 0.9" if best.lower_bound >= 0.9 else "no boundary's lower bound reaches 0.9")
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("both", "heldout", "tune", "all"), default="both")
     parser.add_argument("--show-errors", action="store_true", help="list the pairs our judge gets wrong")
+    parser.add_argument(
+        "--tier-curve",
+        action="store_true",
+        help="the high tier's precision and its Wilson lower bound at every boundary (tune split only)",
+    )
     parser.add_argument("--no-cite-right", action="store_true")
     parser.add_argument("--judge", choices=("lexical", "llm", "nli", "cascade"), default="lexical")
     parser.add_argument("--llm-endpoint")
@@ -205,6 +234,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--nli-model")
     parser.add_argument("--judge-concurrency", type=int, default=4)
     args = parser.parse_args(argv)
+    if args.tier_curve and args.split != "tune":
+        parser.error("--tier-curve chooses a threshold: it runs on the tune split only (--split tune)")
     from citelens.support.synonyms import load
 
     start = time.perf_counter()

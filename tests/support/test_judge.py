@@ -70,7 +70,7 @@ def test_two_words_the_document_never_uses_keep_it_from_supported():
 
 
 def test_discourse_adverbs_and_hedges_are_not_claims_to_look_up():
-    """"indeed", "instead", "typically", "roughly" say how a claim is put, not what it is:
+    """ "indeed", "instead", "typically", "roughly" say how a claim is put, not what it is:
     they are function words, so a document need not use them."""
     v = judge_support("Indeed, bees typically make honey from nectar.", "Bees make honey from nectar.")
     assert v.verdict is Verdict.SUPPORTED and v.missing_terms == ()
