@@ -1,4 +1,4 @@
-"""Add the round-3 tuning pairs (bench/data/support/labels.tsv, ids not yet in pairs.jsonl).
+"""Add hand-labelled tuning pairs (bench/data/support/labels.tsv, ids not yet in pairs.jsonl).
 
 Only reports of the tune split (split_of in support_pairs_extract.py) are read, so no
 held-back sentence is seen: kiddie responses 1, 3 and 4 against the next document of their
