@@ -54,6 +54,15 @@ def test_a_year_or_a_number_word_is_not_paired_with_the_next_word() -> None:
     assert v.mismatched_numbers == ()
 
 
+def test_a_day_before_a_month_name_is_a_date_not_a_count() -> None:
+    doc = "Two beekeepers founded the hive on August 13, 2020, near Lyon."
+    v = judge_support("The hive was founded on 13 August 2020 by two beekeepers.", doc)
+    assert v.verdict is Verdict.SUPPORTED and v.mismatched_numbers == ()
+    # a count still needs its noun
+    count = judge_support("The hive was founded by 13 beekeepers in 2020.", doc)
+    assert count.verdict is Verdict.PARTIAL and count.mismatched_numbers == ("13 beekeepers",)
+
+
 def test_each_clause_must_be_covered_for_supported() -> None:
     doc = "Bees make honey from nectar. Honey is stored in wax cells."
     whole = judge_support("Bees make honey from nectar; honey is stored in wax cells.", doc)

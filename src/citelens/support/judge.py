@@ -19,7 +19,7 @@ from citelens.support.clauses import clauses
 from citelens.support.document_terms import PREFIX_BUCKET, SUFFIX_BUCKET, PreparedDocument, PreparedDocuments
 from citelens.support.language import different_languages, guess_language
 from citelens.support.negation import states_negation
-from citelens.support.settings import SupportSettings, default_settings
+from citelens.support.settings import SupportSettings, default_settings, month_names
 from citelens.support.terms import NAME, NUMBER, WORD, Term, extract_terms
 from citelens.support.verdict import HIGH, LOW, Evidence, SupportVerdict, UncheckedReason, Verdict, unchecked
 
@@ -138,8 +138,8 @@ def _mismatched_numbers(
     sentence: str, terms: list[Term], doc: PreparedDocument, settings: SupportSettings
 ) -> tuple[str, ...]:
     """Numbers of the sentence directly followed by a noun ("15 worms") that the document
-    has, but never with that noun within ``number_pair_window`` terms after it. Years are
-    left alone ("the 2020 transcript")."""
+    has, but never with that noun within ``number_pair_window`` terms after it. Years
+    ("the 2020 transcript") and days of dates ("13 August") are left alone."""
     out: list[str] = []
     window = settings.number_pair_window
     for term, following in pairwise(terms):
@@ -151,6 +151,8 @@ def _mismatched_numbers(
             # a count written in digits only: a number word is often part of a name ("Page
             # Six published"), and an amount ("$4.2 billion") is checked as an amount
             continue
+        if sentence[following.start : following.end].casefold() in month_names():
+            continue  # a day of a date ("13 August"), not 13 of something
         places = doc.postings.get(term.key)
         if not places:
             continue  # missing altogether: missing_numbers says so

@@ -146,3 +146,9 @@ def number_table() -> tuple[dict[str, float], dict[str, float], dict[str, str]]:
         {k: float(v) for k, v in data["words"].items()},
         dict(data["units"]),
     )
+
+
+@cache
+def month_names() -> frozenset[str]:
+    """Month names and their short forms, casefolded (a number before one is a date)."""
+    return frozenset(_data("numbers.toml")["dates"]["months"].split())
