@@ -63,6 +63,15 @@ def test_a_day_before_a_month_name_is_a_date_not_a_count() -> None:
     assert count.verdict is Verdict.PARTIAL and count.mismatched_numbers == ("13 beekeepers",)
 
 
+def test_a_short_month_next_to_a_number_matches_the_full_name() -> None:
+    doc = "In February 2021 a beekeeper filmed the swarm. Jan Novak kept the hive."
+    v = judge_support("A beekeeper filmed the swarm in Feb 2021.", doc)
+    assert v.verdict is Verdict.SUPPORTED and v.missing_terms == ()
+    # alone, a short month is a word like any other: "Jan" is not January here
+    terms = extract_terms("Jan kept the hive; the swarm came 2 Jan.", "english")
+    assert [t.key for t in terms if t.content][:1] == ["jan"] and "januari" in {t.key for t in terms}
+
+
 def test_each_clause_must_be_covered_for_supported() -> None:
     doc = "Bees make honey from nectar. Honey is stored in wax cells."
     whole = judge_support("Bees make honey from nectar; honey is stored in wax cells.", doc)

@@ -152,3 +152,9 @@ def number_table() -> tuple[dict[str, float], dict[str, float], dict[str, str]]:
 def month_names() -> frozenset[str]:
     """Month names and their short forms, casefolded (a number before one is a date)."""
     return frozenset(_data("numbers.toml")["dates"]["months"].split())
+
+
+@cache
+def short_months() -> dict[str, str]:
+    """English short month names -> the full name ("feb" -> "february")."""
+    return dict(_data("numbers.toml")["dates"]["english_short"])

@@ -16,7 +16,7 @@ from typing import Protocol
 
 from citelens.align.tokenizer import class_string, normalize_token, token_spans
 from citelens.support.language import script_of_char
-from citelens.support.settings import number_table, stopword_table
+from citelens.support.settings import number_table, short_months, stopword_table
 
 WORD, NAME, NUMBER, STOP = "word", "name", "number", "stop"
 
@@ -99,11 +99,16 @@ def extract_terms(text: str, language: str | None) -> list[Term]:
     spans = _outside_markers(text, token_spans(text))
     previous_number: Term | None = None
     first_word_seen = False
-    for start, end in spans:
+    months = short_months() if language in (None, "english") else {}
+    for index, (start, end) in enumerate(spans):
         raw = text[start:end]
         normalized = normalize_token(raw)
         if not normalized:
             continue
+        # "Feb 2021" is February 2021 (a short month alone may be a name: "Jan")
+        month = months.get(normalized)
+        if month is not None and not _next_to_a_number(text, spans, index):
+            month = None
         if normalized[0].isdigit():
             if previous_number is not None and _thousands_group(text, previous_number, start, end):
                 # "11 000", "10 000": a group of thousands set off by a space
@@ -140,7 +145,7 @@ def extract_terms(text: str, language: str | None) -> list[Term]:
         is_name = first_word_seen and raw[:1].isupper()
         first_word_seen = True
         for p_start, p_end in _parts(text, start, end):
-            part = normalize_token(text[p_start:p_end])
+            part = month or normalize_token(text[p_start:p_end])
             if not part:
                 continue
             if _is_cjk(part):
@@ -152,6 +157,13 @@ def extract_terms(text: str, language: str | None) -> list[Term]:
             key = stem(part, language) if language else part
             terms.append(Term(key, p_start, p_end, NAME if is_name else WORD))
     return terms
+
+
+def _next_to_a_number(text: str, spans: list[tuple[int, int]], index: int) -> bool:
+    """True if the token before or after ``spans[index]`` is written with digits first."""
+    return any(
+        0 <= i < len(spans) and text[spans[i][0] : spans[i][0] + 1].isdigit() for i in (index - 1, index + 1)
+    )
 
 
 _ORDINAL_SUFFIXES = frozenset(("st", "nd", "rd", "th"))
