@@ -112,6 +112,14 @@ def test_scaled_amounts_are_compared_by_value():
     assert "4.2 billion" in " ".join(quoted(doc, right))
 
 
+def test_a_scale_word_joined_to_the_next_word_still_scales_its_number():
+    doc = "The most viral clip, with 5.6 million views, shows a beekeeper and her swarm."
+    v = judge_support("A beekeeper's 5.6 million-view clip shows her swarm.", doc)
+    assert v.missing_numbers == () and v.verdict is Verdict.SUPPORTED
+    terms = [(t.key, t.kind) for t in extract_terms("a $2 billion-a-year deal", "english") if t.content]
+    assert terms == [("#2000000000", "number"), ("year", "word"), ("deal", "word")]
+
+
 def test_stopwords_alone_are_never_evidence():
     # shares "the", "in", "is" with the document and nothing else
     v = judge_support(SPELLING_SENTENCE, SCRIPPS)

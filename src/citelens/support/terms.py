@@ -135,6 +135,14 @@ def extract_terms(text: str, language: str | None) -> list[Term]:
             terms.append(Term("unit:" + units[normalized], start, end, STOP))
             previous_number = None
             continue
+        pieces = _parts(text, start, end)
+        if previous_number is not None and len(pieces) > 1:
+            head = normalize_token(text[pieces[0][0] : pieces[0][1]])
+            value = _parse_number(previous_number.key[1:]) if head in scales else None
+            if value is not None:  # "5.6 million-view": 5.6e6, then the word "view"
+                scaled = number_key(value * scales[head])
+                terms[-1] = Term(scaled, previous_number.start, pieces[0][1], NUMBER)
+                pieces = pieces[1:]
         previous_number = None
         if normalized in ("percent", "dollar", "euro", "pound"):  # symbols spelled out
             terms.append(Term("unit:" + normalized, start, end, STOP))
@@ -144,7 +152,7 @@ def extract_terms(text: str, language: str | None) -> list[Term]:
             continue
         is_name = first_word_seen and raw[:1].isupper()
         first_word_seen = True
-        for p_start, p_end in _parts(text, start, end):
+        for p_start, p_end in pieces:
             part = month or normalize_token(text[p_start:p_end])
             if not part:
                 continue
