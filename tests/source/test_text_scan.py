@@ -29,7 +29,14 @@ def _answers_as_one_scan(text: str) -> None:
     assert text_scan.lf_line_starts(text) == whole
     for char in "\n\r\x00z":
         assert text_scan.contains(text, char) == (char in text)
+    for start in range(len(text) + 1):
+        assert "".join(text_scan.pieces(text, start, len(text))) == text[start:]
+        assert "".join(text_scan.pieces(text, 0, start)) == text[:start]
     lines = LineIndex(text)
+    for start, end in ((0, 0), (0, len(text)), (len(text) // 3, len(text) // 2)):
+        edited = lines.edited(start, end, "x\ny")
+        assert edited.text == text[:start] + "x\ny" + text[end:]
+        assert edited.starts == LineIndex(edited.text).starts
     assert [lines.line_text(n) for n in range(lines.line_count)] == text.replace("\r\n", "\n").replace(
         "\r", "\n"
     ).split("\n")

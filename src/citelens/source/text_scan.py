@@ -29,3 +29,10 @@ def lf_line_starts(text: str) -> list[int]:
         after_breaks = accumulate((len(line) + 1 for line in text[lo : lo + PIECE].split("\n")), initial=lo)
         starts += list(after_breaks)[1:-1]
     return starts
+
+
+def pieces(text: str, start: int, end: int) -> list[str]:
+    """`text[start:end]` as slices of at most `PIECE` characters, for a join that makes a
+    new text from parts of an old one: slicing a 50 MB tail whole was a second copy of it
+    in one C call before the join's own."""
+    return [text[lo : min(lo + PIECE, end)] for lo in range(start, end, PIECE)]
