@@ -21,7 +21,9 @@ Starts `python -m citelens_server`, and measures (targets of issue 19):
     thread (~0.3 s) delayed the reading, and so the stamp, of the next edit's answer
     (the server's time is all counted: from the didChange sent to the bytes read);
   - a 50 MB run (--big-mb) opened beside a small file: the small file's hovers while the
-    big one is read and checked (target: none delayed more than 100 ms).
+    big one is read and checked (target: none delayed more than 100 ms); with --lag-probe
+    its server runs with a lag probe (bench/lag_probe.py) and the worst stalls of its
+    event loop's interpreter, with the stack of the thread that held it, are printed.
 As the reference measured in the same run, `citelens check` of the same text in-process
 (one Checker, cold) is timed, and every latency is also given as a ratio to it: on a busy
 machine the absolute figures grow, the ratios much less.
@@ -259,8 +261,15 @@ def open_and_wait(
     return at - t, msg
 
 
-def start(out: Path, env: dict[str, str], capabilities: dict, skim_over: int = 0) -> Client:
-    client = Client([sys.executable, "-m", "citelens_server"], out, env, skim_over)
+def start(
+    out: Path, env: dict[str, str], capabilities: dict, skim_over: int = 0, lag_log: Path | None = None
+) -> Client:
+    server = (
+        [str(Path(__file__).with_name("lag_probe.py")), str(lag_log)]
+        if lag_log
+        else ["-m", "citelens_server"]
+    )
+    client = Client([sys.executable, *server], out, env, skim_over)
     client.request(
         "initialize",
         {
@@ -272,6 +281,29 @@ def start(out: Path, env: dict[str, str], capabilities: dict, skim_over: int = 0
     )
     client.notify("initialized", {})
     return client
+
+
+#: where an idle thread of the server waits (left out of the stacks printed)
+IDLE = {"wait", "select", "_worker", "_fill", "read", "readline", "_run"}
+
+
+def print_stalls(log: Path, phases: dict[str, float], worst: int = 5) -> None:
+    """The lag probe's worst stalls after each phase's start (`phases`: name -> start, in
+    `time.perf_counter`, the probe's `time.monotonic` clock on Linux), each with the stacks
+    of the server's working threads when it ended."""
+    records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line]
+    starts = sorted(phases.items(), key=lambda p: p[1])
+    for n, (name, start) in enumerate(starts):
+        end = starts[n + 1][1] if n + 1 < len(starts) else float("inf")
+        inside = sorted((r for r in records if start <= r["at"] < end), key=lambda r: -r["late_ms"])
+        print(f"lag probe, {name}: {len(inside)} wake-ups late by 30 ms or more; the worst:")
+        for r in inside[:worst]:
+            print(
+                f"  +{(r['at'] - start) * 1000:.0f} ms: late {r['late_ms']} ms (process CPU {r['cpu_ms']} ms)"
+            )
+            for thread, stack in r["stacks"].items():
+                if stack and stack[-1].rsplit(" ", 1)[-1] not in IDLE:
+                    print(f"    [{thread}] " + " <- ".join(reversed(stack[-4:])))
 
 
 RESOLVING = {"textDocument": {"codeAction": {"resolveSupport": {"properties": ["edit"]}}}}
@@ -289,6 +321,9 @@ def main() -> None:
     ap.add_argument("--burst", type=int, default=2000, help="edits in the burst with hovers")
     ap.add_argument("--large-n", type=int, default=10000, help="reports of the large run (0: skip)")
     ap.add_argument("--big-mb", type=int, default=50, help="size of the big run in MB (0: skip)")
+    ap.add_argument(
+        "--lag-probe", action="store_true", help="the big run's server with a lag probe; print its stalls"
+    )
     args = ap.parse_args()
     results: list[tuple[str, str, str]] = []  # (what, measured, target)
 
@@ -477,7 +512,8 @@ def main() -> None:
     if args.big_mb:
         block = "\n".join(generate_run("rag25", 2000, 7, fault_free=True)[0]) + "\n"
         big_text = block * max(1, round(args.big_mb * 1_000_000 / len(block)))
-        bc = start(args.out, env, {}, skim_over=1_000_000)
+        lag_log = args.out / "lag-probe.jsonl" if args.lag_probe else None
+        bc = start(args.out, env, {}, skim_over=1_000_000, lag_log=lag_log)
         small_uri = (args.out / "small.jsonl").resolve().as_uri()
         small = '{"metadata": {"run_id": "r"}, "answer": []}\n'
         open_and_wait(bc, small_uri, small)
@@ -497,14 +533,14 @@ def main() -> None:
                 time.sleep(0.05)
             return delays
 
-        t = time.perf_counter()
+        t = opened = time.perf_counter()
         bc.notify(
             "textDocument/didOpen",
             {"textDocument": {"uri": big_uri, "languageId": "jsonl", "version": 1, "text": big_text}},
         )
         delays = hovers_until(1)
         big_open_s = bc.arrived[(big_uri, 1)] - t
-        t = time.perf_counter()
+        t = edited = time.perf_counter()
         bc.notify(
             "textDocument/didChange",
             {"textDocument": {"uri": big_uri, "version": 2}, "contentChanges": [line_change(5, 1, True)]},
@@ -513,6 +549,8 @@ def main() -> None:
         big_edit_s = bc.arrived[(big_uri, 2)] - t
         bc.close()
         big = (delays, edit_delays, big_open_s, big_edit_s, len(big_text.encode()))
+        if lag_log is not None:
+            print_stalls(lag_log, {"open": opened, "edit": edited})
 
     ms = lambda s: f"{s * 1000:.1f} ms"  # noqa: E731
     x = lambda s: f"{s / cli_s:.3f}x"  # noqa: E731  (a ratio to the reference)

@@ -194,3 +194,29 @@ def test_only_a_message_about_another_named_document_goes_ahead_of_a_big_one() -
     order.arrive(0, big, "didOpen big")
     assert handled == ["hover small", "didOpen big", "hover big", "settings change", "hover other"]
     assert head_uri(b'{"params":{"textDocument":{"languageId":"jsonl","uri":"file:///x"}}}') is None
+
+
+def test_a_run_whose_first_check_is_forked_gets_the_cli_s_diagnostics(tmp_path: Path) -> None:
+    """From `FORK_REPORTS` reports the first check of an opened run is split over processes
+    (as many as the cores, up to `CHECK_PROCESSES`); the diagnostics are the CLI's, and an
+    edit afterwards is re-checked as in a run checked in one process."""
+    from citelens_server.runtime.checks import FORK_REPORTS
+
+    (tmp_path / "citelens.toml").write_text('spec = "rag25"\n', encoding="utf-8")
+    lines, _ = generate_run("rag25", FORK_REPORTS + 100, 5)
+    text = "\n".join(lines) + "\n"
+    run = tmp_path / "run.jsonl"
+    run.write_text(text, encoding="utf-8")
+    client = RawClient(cwd=tmp_path)
+    try:
+        client.initialize(tmp_path)
+        uri = client.open(run, text)
+        assert _tuples(client.diagnostics(uri, 1, 120)) == expected_diagnostics(run, text, "utf-16")
+        at = {"start": {"line": 3, "character": 1}, "end": {"line": 3, "character": 1}}
+        client.change(uri, 2, [{"range": at, "text": " "}])
+        lines[3] = lines[3][:1] + " " + lines[3][1:]
+        edited = "\n".join(lines) + "\n"
+        run.write_text(edited, encoding="utf-8")
+        assert _tuples(client.diagnostics(uri, 2, 120)) == expected_diagnostics(run, edited, "utf-16")
+    finally:
+        assert client.close(120) == 0

@@ -42,6 +42,7 @@ pieces = st.integers(min_value=8, max_value=64)
 def small_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(json_pieces, "BIG", 0)  # every body goes piecewise
     monkeypatch.setattr(json_pieces, "FIRST_PIECE", 8)
+    monkeypatch.setattr(json_pieces, "LONG_STRING", 0)  # every string value read from the bytes
 
 
 def message(literal: str) -> bytes:
@@ -125,3 +126,24 @@ def test_a_big_text_is_scanned_in_pieces(monkeypatch: pytest.MonkeyPatch) -> Non
     assert json_pieces.loads(body)["params"]["text"] == text
     assert len(calls) >= len(body) // json_pieces.PIECE
     assert max(calls) <= json_pieces.PIECE + 100
+
+
+def test_a_utf8_body_is_never_decoded_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its long strings are read from the bytes in pieces: decoding the whole body to text
+    first was one C call over all of it, and a second copy of the document."""
+
+    def whole(body: bytes | bytearray) -> str:
+        raise AssertionError("the whole body decoded")
+
+    monkeypatch.setattr(json_pieces, "decode_text", whole)
+    monkeypatch.setattr(json_pieces, "LONG_STRING", 1000)
+    monkeypatch.setattr(json_pieces, "PIECE", 4096)
+    text = '{"answer": [], "metadata": {"run_id": "r\\u00e9 \u00e9 \U0001f600"}}\n' * 3000
+    message = {
+        "jsonrpc": "2.0",
+        "method": "m",
+        "params": {"text": text, "uri": "file:///r.jsonl", "n": [1, 2]},
+    }
+    for ascii_only in (True, False):
+        body = json.dumps(message, ensure_ascii=ascii_only).encode()
+        assert json_pieces.loads(body) == message

@@ -42,6 +42,23 @@ def test_the_findings_are_those_of_one_process(big, tmp_path: Path) -> None:
     assert _rows(many) == _rows(one)
 
 
+def test_the_reports_checked_in_processes_are_not_checked_again(
+    big, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first use of a document's checker starts its outcomes afresh: the outcomes
+    the processes computed must land in the list the result then reads."""
+    ws, text = big
+    one = ws.open((tmp_path / "one.jsonl").as_uri(), text, 1)
+    many = ws.open((tmp_path / "many.jsonl").as_uri(), text, 1)  # its checker never used yet
+    expected = _rows(one)
+    assert check_in_processes(many, 2)
+    checked_again: list[object] = []
+    real = many.checker.report_outcome
+    monkeypatch.setattr(many.checker, "report_outcome", lambda *a: checked_again.append(a) or real(*a))
+    assert _rows(many) == expected
+    assert checked_again == []
+
+
 def test_a_small_or_already_checked_document_is_left_alone(big, tmp_path: Path) -> None:
     ws, text = big
     small = ws.open((tmp_path / "small.jsonl").as_uri(), "\n".join(text.splitlines()[:50]) + "\n", 1)

@@ -67,3 +67,15 @@ def warm_up(session: LazySession) -> None:
         load_engine()
     except Exception as exc:  # the first use makes it again, and says what is wrong
         log.info("engine not loaded ahead (%s)", exc)
+
+
+def warm_features() -> None:
+    """In a worker once the first diagnostics are out: what the first hover, code action
+    or outline would import (`citelens.session.warm.load_features`), loaded before a user
+    asks, and not during the first check, which would wait for it."""
+    try:
+        from citelens.session.warm import load_features
+
+        load_features()
+    except Exception as exc:  # the first use imports it, and says what is wrong
+        log.info("editor features not loaded ahead (%s)", exc)

@@ -250,7 +250,15 @@ def docs_uri(code: str, base: str | None = None) -> str | None:
         return None
     if base is not None:
         return f"{base.rstrip('/')}/{doc.module}.md#{code}"
-    return f"{doc.path.resolve().as_uri()}#{code}"
+    return f"{_file_uri(doc.path)}#{code}"
+
+
+@cache
+def _file_uri(path: Path) -> str:
+    """The URI of an installed documentation file, resolved once: resolving asks the file
+    system for every part of the path, and each of those calls lets another thread take
+    the interpreter (a hover beside a big check waited for it a dozen times)."""
+    return path.resolve().as_uri()
 
 
 def closest_codes(code: str, n: int = 3) -> list[str]:

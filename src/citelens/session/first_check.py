@@ -56,11 +56,11 @@ def check_in_processes(
     another thread held at the fork (a module being imported): the engine is loaded
     before forking, and a child that has not answered well after this process finished
     its own slice is killed and its slice checked here, so the check never hangs."""
+    checker = doc.checker  # first: its first use starts the document's outcomes afresh
     reports = doc._reports  # the session's own model: outcomes are kept there
     items, outcomes = reports.items, reports.outcomes
     if processes < 2 or len(items) < min_reports or not can_fork() or any(o is not None for o in outcomes):
         return False
-    checker = doc.checker
     if checker.support is not None:
         return False
     from citelens.session.warm import load_engine

@@ -18,6 +18,7 @@ from citelens.source.json_nodes import Node
 from citelens.source.json_scan import LONE_SURROGATE, MAX_DEPTH, JsonSyntaxError, ValueProblem, parse
 from citelens.source.json_speedups import skip_whitespace
 from citelens.source.line_index import LineIndex
+from citelens.source.text_scan import contains
 
 Layout = Literal["jsonl", "array", "object", "empty", "table"]  # table: a TSV or TREC file, no reports
 
@@ -150,7 +151,7 @@ def decode(data: bytes) -> tuple[str, list[TextProblem]]:
 
 
 def nul_problems(text: str) -> list[TextProblem]:
-    if "\x00" not in text:  # the usual case, without a Python-level scan
+    if not contains(text, "\x00"):  # the usual case, without a Python-level scan
         return []
     found = [m.start() for m in re.finditer("\x00", text)]
     out = [
