@@ -1,24 +1,25 @@
 """Findings -> LSP diagnostics as JSON text.
 
-A diagnostic is built as a plain JSON dict (see positions.py for why) carrying the
-finding's code, a `codeDescription` link to the rule's documentation, `source:
-"citelens"` and, in `data`, what the code-action handler needs to find the finding again
-(code and offsets, and the version they belong to).
+A diagnostic is written as JSON text directly (not through lsprotocol's classes: see
+positions.py) carrying the finding's code, a `codeDescription` link to the rule's
+documentation, `source: "citelens"`, its related places and, in `data`, what the
+code-action handler needs to find the finding again (its code and pointer).
 """
 
 from __future__ import annotations
 
 import json
+import json.encoder
 import logging
 from bisect import bisect_right
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from citelens.session.catalog import RELATED_AT
-from citelens.source.line_index import LineIndex
-from citelens_server.lsp.positions import Encoding, span_range
+from citelens.source.line_index import LineIndex, count_units
+from citelens_server.lsp.positions import Encoding
 
 if TYPE_CHECKING:
-    from citelens.session import Finding
+    from citelens.session import FileResult, Finding
 
 log = logging.getLogger("citelens_server")
 
@@ -44,99 +45,153 @@ class DocLinks:
         return self._links[code]
 
 
-def to_diagnostic(
-    finding: Finding, index: LineIndex, encoding: Encoding, uri: str = "", links: DocLinks | None = None
-) -> dict[str, Any]:
-    diagnostic: dict[str, Any] = {
-        "range": span_range(index, finding.start, finding.end, encoding),
-        "severity": SEVERITY.get(finding.severity, 1),
-        "code": finding.code,
-        "source": SOURCE,
-        "message": finding.message,
-        "data": {"code": finding.code, "pointer": finding.pointer},
-    }
-    href = (links or DocLinks())(finding.code)
-    if href:
-        diagnostic["codeDescription"] = {"href": href}
-    related = finding.related if finding.data else ()
-    if related and uri:  # located by the engine; converted here like every range
-        diagnostic["relatedInformation"] = [
-            {
-                "location": {"uri": uri, "range": span_range(index, r.start, r.end, encoding)},
-                "message": r.message,
-            }
-            for r in related
-        ]
-    return diagnostic
-
-
 class DiagnosticsJson:
-    """The diagnostics of one document as JSON text, reusing the text of every diagnostic
-    whose line is unchanged since the last time.
+    """The diagnostics of one document as JSON text, reusing the text of every report whose
+    findings and place are unchanged since the last time.
 
-    A one-character edit of a 1,000-report run changes one line; the other thousands of
-    diagnostics keep their line, column and text, so only the edited line's are converted
-    and serialised again. A diagnostic is keyed by its finding and its code-point line and
-    columns, and by the text of its lines (a character added earlier on the same line can
-    change its UTF-16 column without changing its code-point column).
+    A one-character edit of a 1,000-report run changes one report; the thousands of
+    diagnostics of the others keep their line, column and text, so only the edited
+    report's are rendered again. A report's diagnostics are kept with the report's
+    findings (the session's per-report outcome, the same object while the report's text is
+    unchanged), the line the report starts on and the text before it on that line (its
+    columns count from there, in UTF-16 too). File-level findings are rendered each time:
+    their related places can sit in another report.
     """
 
     def __init__(self, links: DocLinks | None = None) -> None:
-        self._fragments: dict[tuple[Any, ...], str] = {}
         self._links = links or DocLinks()
+        #: id(report findings) -> (those findings, line, text before the report on it, JSON of each)
+        self._blocks: dict[int, tuple[Sequence[Finding], int, str, list[str]]] = {}
+        self._for: tuple[str, str] = ("", "")  # (encoding, uri) the kept JSON was made for
 
-    def render(self, findings: list[Finding], index: LineIndex, encoding: Encoding, uri: str = "") -> str:
+    def render(self, findings: Iterable[Finding], index: LineIndex, encoding: Encoding, uri: str = "") -> str:
+        """The JSON array of the diagnostics of `findings`."""
+        write = _Writer(index, encoding, uri, self._links)
+        return _array([write(f) for f in findings])
+
+    def render_result(self, result: FileResult, index: LineIndex, encoding: Encoding, uri: str = "") -> str:
+        """The JSON array of the diagnostics of a file's result, a report at a time when the
+        result keeps them so (`PlacedOnRead` in file order)."""
+        from citelens.session import PlacedOnRead, placed
+
+        if not isinstance(result, PlacedOnRead) or not result.in_order:
+            return self.render(result.findings, index, encoding, uri)
+        if self._for != (encoding, uri):
+            self._blocks, self._for = {}, (encoding, uri)
+        write = _Writer(index, encoding, uri, self._links)
         starts, text = index.starts, index.text
-        size, last_line = len(text), len(starts) - 1
-        line_texts: dict[int, str] = {}
-        old: dict[tuple[Any, ...], str] = self._fragments
-        new: dict[tuple[Any, ...], str] = {}
-        parts: list[str] = []
+        old, new = self._blocks, {}
+        parts = [write(f) for f in result.head]
+        extras = result.extra
+        for k, relative in enumerate(result.relative):
+            if not relative:
+                if k in extras:
+                    parts += [write(f) for f in extras[k]]
+                continue
+            at = result.starts[k]
+            line = bisect_right(starts, at) - 1
+            prefix = text[starts[line] : at]
+            kept = old.get(id(relative))
+            if kept is not None and kept[0] is relative and kept[1] == line and kept[2] == prefix:
+                fragments = kept[3]
+            else:
+                fragments = [write(placed(f, at)) for f in relative]
+            new[id(relative)] = (relative, line, prefix, fragments)
+            if k in extras:
+                parts += _merged(at, relative, extras[k], fragments, write)
+            else:
+                parts += fragments
+        self._blocks = new
+        return _array(parts)
 
-        def line_text(n: int) -> str:
-            found = line_texts.get(n)
-            if found is None:
-                found = line_texts[n] = text[starts[n] : index.line_end(n, with_break=True)]
-            return found
 
-        def line_of(offset: int) -> int:
-            return bisect_right(starts, min(offset, size)) - 1
+def _merged(
+    at: int, relative: Sequence[Finding], extra: list[Finding], fragments: list[str], write: _Writer
+) -> list[str]:
+    """A report's kept diagnostics with its file-level ones (rendered now) merged in, in
+    the order of `PlacedOnRead.report_findings` (each file-level one before its equals)."""
+    out: list[str] = []
+    k, count = 0, len(relative)
+    for f in extra:
+        key = (f.start - at, f.end - at, f.code)
+        while k < count and (relative[k].start, relative[k].end, relative[k].code) < key:
+            out.append(fragments[k])
+            k += 1
+        out.append(write(f))
+    out += fragments[k:]
+    return out
 
-        for f in findings:
-            start, end = min(f.start, size), min(f.end, size)
-            ls = bisect_right(starts, start) - 1  # most findings sit on one line: one search
-            le = ls if ls == last_line or end < starts[ls + 1] else bisect_right(starts, end) - 1
-            hs = line_text(ls)
-            he = hs if le == ls else line_text(le)
-            key: tuple[Any, ...] = (
-                f.code,
-                f.severity,
-                f.message,
-                f.pointer,
-                ls,
-                start - starts[ls],
-                le,
-                end - starts[le],
-                hs,
-                he,
+
+def _array(parts: list[str]) -> str:
+    if not parts:
+        return "[]"
+    parts[0] = "[" + parts[0]
+    parts[-1] += "]"  # after the first: they are the same part when there is one
+    return ",".join(parts)  # one copy: `"[" + join + "]"` made two more of a 50 MB run's 11 MB
+
+
+class _Writer:
+    """One diagnostic's JSON text, written directly: building a dict per diagnostic and
+    dumping it was most of the time of publishing thousands."""
+
+    def __init__(self, index: LineIndex, encoding: Encoding, uri: str, links: DocLinks) -> None:
+        self.starts, self.text, self.size = index.starts, index.text, len(index.text)
+        self.lines = len(index.starts)
+        self.utf32 = encoding == "utf-32"
+        self.encoding, self.uri, self.links = encoding, uri, links
+        self.ascii: dict[int, bool] = {}  # line -> whether it is ASCII (its columns are offsets)
+        self.hrefs: dict[str, str] = {}
+
+    def position(self, offset: int) -> str:
+        offset = min(max(offset, 0), self.size)
+        starts = self.starts
+        line = bisect_right(starts, offset) - 1
+        start = starts[line]
+        if self.utf32:
+            column = offset - start
+        else:
+            plain = self.ascii.get(line)
+            if plain is None:
+                end = starts[line + 1] if line + 1 < self.lines else self.size
+                plain = self.ascii[line] = self.text[start:end].isascii()
+            column = offset - start if plain else count_units(self.text[start:offset], self.encoding)
+        return f'{{"line":{line},"character":{column}}}'
+
+    def range(self, start: int, end: int) -> str:
+        return f'{{"start":{self.position(start)},"end":{self.position(end)}}}'
+
+    def __call__(self, f: Finding) -> str:
+        code = f.code
+        href = self.hrefs.get(code)
+        if href is None:
+            link = self.links(code)
+            href = self.hrefs[code] = f',"codeDescription":{{"href":{_string(link)}}}' if link else ""
+        severity = SEVERITY.get(f.severity, 1)
+        c, m, p = _string(code), _string(f.message), _string(f.pointer)
+        out = (
+            f'{{"range":{self.range(f.start, f.end)},"severity":{severity},"code":{c},'
+            f'"source":"{SOURCE}","message":{m},"data":{{"code":{c},"pointer":{p}}}{href}'
+        )
+        related = f.related if f.data else ()
+        if related and self.uri:  # located by the engine; converted here like every range
+            uri = _string(self.uri)
+            out += (
+                ',"relatedInformation":['
+                + ",".join(
+                    f'{{"location":{{"uri":{uri},"range":{self.range(r.start, r.end)}}},'
+                    f'"message":{_string(r.message)}}}'
+                    for r in related
+                )
+                + "]"
             )
-            related = f.data.get(RELATED_AT) if f.data else None
-            if related:  # a related place may sit on another line: its line is part of the key
-                for _, ds, de in related:
-                    rs, rl = min(f.start + ds, size), line_of(f.start + ds)
-                    re_, rle = min(f.start + de, size), line_of(f.start + de)
-                    key += (rl, rs - starts[rl], line_text(rl), rle, re_ - starts[rle], line_text(rle))
-            fragment = old.get(key)
-            if fragment is None:
-                fragment = json.dumps(to_diagnostic(f, index, encoding, uri, self._links))
-            new[key] = fragment
-            parts.append(fragment)
-        self._fragments = new
-        if not parts:
-            return "[]"
-        parts[0] = "[" + parts[0]
-        parts[-1] += "]"  # after the first: they are the same part when there is one
-        return ",".join(parts)  # one copy: `"[" + join + "]"` made two more of a 50 MB run's 11 MB
+        return out + "}"
+
+
+def _string(value: Any) -> str:
+    return _encode(value) if isinstance(value, str) else json.dumps(value)
+
+
+_encode: Callable[[str], str] = json.encoder.encode_basestring_ascii
 
 
 def finding_for(code: Any, start: int, end: int, findings: list[Finding], lines: LineIndex) -> Finding | None:

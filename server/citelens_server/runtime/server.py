@@ -189,7 +189,7 @@ class CiteLensServer(LanguageServer):
         rendered = self.rendered.get(doc.uri)
         if rendered is None:
             rendered = self.rendered[doc.uri] = DiagnosticsJson(self.links)
-        return rendered.render(result.findings, doc.line_index, self.encoding, uri or doc.uri)
+        return rendered.render_result(result, doc.line_index, self.encoding, uri or doc.uri)
 
     def settings_problem(self, doc: OpenDocument, problem: Problem, uri: str | None = None) -> str:
         """A settings, spec or topics file that cannot be used: logged, shown on the file

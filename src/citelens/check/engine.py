@@ -225,13 +225,26 @@ class Checker:
         spans: SpanCache | None = None,
     ) -> FileResult:
         """The file's result from its reports' findings (placed, severities applied) and
-        facts: adds the text problems and the cross-report findings, then sorts.
+        facts: adds the text problems and the cross-report findings, then sorts
+        (`presorted`: `report_findings` are in file order already, so only the few
+        file-level findings are sorted in)."""
+        findings = self.file_findings(source, facts, spans)
+        if presorted:
+            findings = merged_in_order(findings, report_findings)
+        else:
+            findings += report_findings
+            findings.sort(key=_order)
+        return FileResult(path, source.line_index, findings, len(source.items))
+
+    def file_findings(
+        self, source: SourceFile, facts: list[ReportFacts], spans: SpanCache | None = None
+    ) -> list[Finding]:
+        """The file-level findings (text problems, a syntax error of the whole text, the
+        cross-report rules), placed, severities applied, in file order.
 
         For a caller that re-assembles a file after every edit (`citelens.session`):
-        `presorted` says `report_findings` are in file order already, so only the few
-        file-level findings are sorted in; `spans` is a cache, kept across calls, of where
-        a file-level finding goes inside its report (keyed by the report's decoded value,
-        which stands for its unchanged text)."""
+        `spans` is a cache, kept across calls, of where a file-level finding goes inside its
+        report (keyed by the report's decoded value, which stands for its unchanged text)."""
         text = source.text
         findings: list[Finding] = [
             Finding(p.code, "error", p.message, start=p.start, end=p.end) for p in source.problems
@@ -278,13 +291,7 @@ class Checker:
         check_coverage(facts, self.spec, self.topics, add)
         if self.sources is not None:
             check_documents(facts, self.sources, add)
-        findings = self.policy.apply(findings)
-        if presorted:
-            findings = merged_in_order(sorted_in_slices(findings), report_findings)
-        else:
-            findings += report_findings
-            findings.sort(key=_order)
-        return FileResult(path, source.line_index, findings, len(source.items))
+        return sorted_in_slices(self.policy.apply(findings))
 
     # --- one report -----------------------------------------------------------------
     def report_outcome(self, text: str, item: Item) -> tuple[list[Finding], ReportFacts | None]:
