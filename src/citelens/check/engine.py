@@ -14,11 +14,13 @@ from bisect import insort_left
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 from operator import attrgetter
 from pathlib import Path
-from typing import Any, TypeAlias, cast
+from typing import Any, cast
 
 from citelens.check import workers
+from citelens.check.file_level import FileLevelCache, same_places, where_placed
 from citelens.check.finding import RELATED, RELATED_AT, Finding, Fix, Related, Severity, Target
 from citelens.check.fix_context import FixContext
 from citelens.check.registry import REPORT_CHECKS, RULES, STRUCTURE_CODES, SUPPORT_CODES, fix_for
@@ -41,11 +43,6 @@ _PROBLEM_CODES = {
     "overflow": "json_syntax",
     "surrogate": "encoding",
 }
-
-
-#: where file-level findings go inside their reports, kept across calls by a session:
-#: (id of the report's value, pointer, target) -> (that value, start, end in the report)
-SpanCache: TypeAlias = dict[tuple[int, str, Target] | None, tuple[object, int, int]]
 
 
 def run_rules(
@@ -222,13 +219,13 @@ class Checker:
         facts: list[ReportFacts],
         *,
         presorted: bool = False,
-        spans: SpanCache | None = None,
+        kept: FileLevelCache | None = None,
     ) -> FileResult:
         """The file's result from its reports' findings (placed, severities applied) and
         facts: adds the text problems and the cross-report findings, then sorts
         (`presorted`: `report_findings` are in file order already, so only the few
         file-level findings are sorted in)."""
-        findings = self.file_findings(source, facts, spans)
+        findings = self.file_findings(source, facts, kept)
         if presorted:
             findings = merged_in_order(findings, report_findings)
         else:
@@ -237,61 +234,89 @@ class Checker:
         return FileResult(path, source.line_index, findings, len(source.items))
 
     def file_findings(
-        self, source: SourceFile, facts: list[ReportFacts], spans: SpanCache | None = None
+        self, source: SourceFile, facts: list[ReportFacts], kept: FileLevelCache | None = None
     ) -> list[Finding]:
         """The file-level findings (text problems, a syntax error of the whole text, the
         cross-report rules), placed, severities applied, in file order.
 
-        For a caller that re-assembles a file after every edit (`citelens.session`):
-        `spans` is a cache, kept across calls, of where a file-level finding goes inside its
-        report (keyed by the report's decoded value, which stands for its unchanged text)."""
-        text = source.text
+        `kept` is for a caller that re-assembles a file after every edit (`citelens.session`):
+        kept across calls, it saves the cross-report rules when no report's facts changed,
+        where each finding goes inside its report (keyed by the report's decoded value,
+        which stands for its unchanged text) and the placed finding itself while neither
+        its report nor the reports it relates to moved (so its JSON can be reused)."""
+        text, items = source.text, source.items
         findings: list[Finding] = [
             Finding(p.code, "error", p.message, start=p.start, end=p.end) for p in source.problems
         ]
         if source.syntax is not None:
             findings.append(_syntax(source.syntax.message, source.syntax.offset))
-        by_index = {item.index: item for item in source.items}
+        findings = self.policy.apply(findings)
+        if kept is None:
+            kept = FileLevelCache()
+        if kept.same_facts(facts):
+            raw = kept.coverage
+        else:
+            raw = kept.coverage = self._severities_applied(
+                lambda add: check_coverage(facts, self.spec, self.topics, add)
+            )
+            kept.facts = list(facts)
+        sources = self.sources
+        if sources is not None:  # asked on every call: their answers may change
+            raw = raw + self._severities_applied(lambda add: check_documents(facts, sources, add))
+        spans, done = kept.spans, kept.placed
+        kept.placed = placed_now = {}
         locators: dict[int, Locator] = {}  # a report with several file-level findings is read once
 
-        def locator_of(index: int) -> Locator:
+        def span_in(index: int, pointer: str, target: Target) -> tuple[int, int]:
+            item = items[index]
+            key = (id(item.value), pointer, target)
+            hit = spans.get(key)
+            if hit is not None and hit[0] is item.value:
+                return item.start + hit[1], item.start + hit[2]
             locator = locators.get(index)
             if locator is None:
-                locator = locators[index] = Locator(text, by_index[index].start, unique_keys=True)
-            return locator
+                locator = locators[index] = Locator(text, item.start, unique_keys=True)
+            start, end = _span(text, item, pointer, target, locator)
+            spans[key] = (item.value, start - item.start, end - item.start)
+            return start, end
 
-        def span_in(index: int, pointer: str, target: Target) -> tuple[int, int]:
-            return _span(text, by_index[index], pointer, target, locator_of(index))
-
-        def add(index: int | None, finding: Finding) -> None:
+        for index, finding in raw:
             if index is None:
                 findings.append(finding.with_span(0, 1))
-                return
-            item = by_index[index]
-            key = (id(item.value), finding.pointer, finding.target) if spans is not None else None
-            hit = spans.get(key) if spans is not None else None
-            if hit is not None and hit[0] is item.value:
-                start, end = item.start + hit[1], item.start + hit[2]
-            else:
-                start, end = span_in(index, finding.pointer, finding.target)
-                if spans is not None:
-                    spans[key] = (item.value, start - item.start, end - item.start)
-            if RELATED in finding.data:  # another report's place: located here, where all are at hand
-                locate_related(
-                    finding.data,
-                    start,
-                    lambda r: (
-                        span_in(index if r.report is None else r.report, r.pointer, r.target)
-                        if (r.report is None or r.report in by_index)
-                        else None
-                    ),
-                )
-            findings.append(finding.with_span(start, end))  # no fixer exists for these codes
+                continue
+            related = finding.data.get(RELATED) if finding.data else None
+            where = where_placed(items, index, related)
+            hit = done.get(id(finding))
+            if hit is not None and hit[0] is finding and same_places(hit[1], where):
+                placed_now[id(finding)] = hit
+                findings.append(hit[2])
+                continue
+            start, end = span_in(index, finding.pointer, finding.target)
+            out = finding.with_span(start, end)  # no fixer exists for these codes
+            if related:  # another report's place: located here, where all are at hand
+                data = dict(finding.data)  # the kept finding's stays as it is
+                locate_related(data, start, partial(_related_span, span_in, index, len(items)))
+                out = replace(out, data=data)
+            placed_now[id(finding)] = (finding, where, out)
+            findings.append(out)
+        if len(spans) > 4 * len(items) + 1000:
+            spans.clear()  # places of reports that no longer exist
+        return sorted_in_slices(findings)
 
-        check_coverage(facts, self.spec, self.topics, add)
-        if self.sources is not None:
-            check_documents(facts, self.sources, add)
-        return sorted_in_slices(self.policy.apply(findings))
+    def _severities_applied(
+        self, rules: Callable[[Callable[[int | None, Finding], None]], None]
+    ) -> list[tuple[int | None, Finding]]:
+        """What file-level `rules` add, as (report index or None, finding), severities applied."""
+        found: list[tuple[int | None, Finding]] = []
+        policy = self.policy
+
+        def add(index: int | None, f: Finding) -> None:
+            severity = policy.severity(f.code)
+            if severity is not None:
+                found.append((index, f if f.severity == severity else f.with_severity(severity)))
+
+        rules(add)
+        return found
 
     # --- one report -----------------------------------------------------------------
     def report_outcome(self, text: str, item: Item) -> tuple[list[Finding], ReportFacts | None]:
@@ -508,3 +533,13 @@ def _problem_message(p: ValueProblem) -> str:
     if p.kind == "nonfinite":
         return f"{p.detail} is not valid JSON (Python writes it for NaN/inf); use a number or null"
     return f"the number {p.detail} is too large for a 64-bit float; use a smaller number"
+
+
+def _related_span(
+    span_in: Callable[[int, str, Target], tuple[int, int]], index: int, reports: int, r: Related
+) -> tuple[int, int] | None:
+    """Where a related place is: in the finding's own report or in report `r.report`
+    (None: no such report)."""
+    if r.report is None:
+        return span_in(index, r.pointer, r.target)
+    return span_in(r.report, r.pointer, r.target) if 0 <= r.report < reports else None

@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from citelens.check.file_level import FileLevelCache
 from citelens.check.finding import Finding, Fix
 from citelens.check.result import FileResult, PlacedOnRead
 from citelens.check.rules.coverage import ReportFacts
@@ -51,7 +52,7 @@ class OpenDocument:
         self._result: FileResult | None = None
         self._checker: Checker | None = None
         self._generation = -1
-        self._spans: dict[Any, Any] = {}
+        self._file_level = FileLevelCache()  # what the file-level rules keep across edits
         #: told (reports checked, reports) every `PROGRESS_EVERY` reports of a `result`
         #: that checks them: an editor's progress bar for a big file's first check
         self.progress: Callable[[int, int], None] | None = None
@@ -106,7 +107,7 @@ class OpenDocument:
             checker = self.workspace.checker_for(self.path)
             if checker is not self._checker:
                 self._reports.forget_outcomes()
-                self._spans.clear()
+                self._file_level = FileLevelCache()
                 self._result = None
             self._checker, self._generation = checker, generation
         return self._checker
@@ -152,10 +153,8 @@ class OpenDocument:
                 if fact.index != item.index:
                     fact = outcome.facts = replace(fact, index=item.index)
                 facts.append(fact)
-        if len(self._spans) > 4 * len(items) + 1000:
-            self._spans.clear()  # places of reports that no longer exist
         starts = [item.start for item in items]
-        head, extra = _by_report(checker.file_findings(reports.source(), facts, self._spans), starts)
+        head, extra = _by_report(checker.file_findings(reports.source(), facts, self._file_level), starts)
         self._result = PlacedOnRead(
             str(self.path) if self.path is not None else self.uri,
             reports.lines,
