@@ -15,7 +15,6 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from citelens.session.catalog import RELATED_AT
 from citelens.source.line_index import LineIndex, count_units
 from citelens_server.lsp.positions import Encoding
 
@@ -47,25 +46,21 @@ class DocLinks:
 
 
 class DiagnosticsJson:
-    """The diagnostics of one document as JSON text, reusing the JSON of every diagnostic
-    whose finding and place are unchanged since the last time.
+    """The diagnostics of one document as JSON text, reusing the JSON of every report whose
+    findings and place are unchanged since the last time.
 
     A one-character edit of a 1,000-report run changes one report; the thousands of
     diagnostics of the others keep their line, column and text, so only the edited
-    report's are written again. A report's diagnostics are kept with the report's findings
-    (the session's per-report outcome, the same object while the report's text is
-    unchanged), the line the report starts on and the text before it on that line (its
-    columns count from there, in UTF-16 too). A file-level finding's is kept with the
-    placed finding (the engine keeps the object while its reports do not move) and the
-    same for the reports its related places are in.
+    report's are written again. A report's JSON is kept with its list of findings (the
+    session's, the same object while the texts of the report and of the reports its
+    findings relate to are unchanged: `PlacedOnRead`), the line each of those reports
+    starts on and the text before it on that line (columns count from there, in UTF-16 too).
     """
 
     def __init__(self, links: DocLinks | None = None) -> None:
         self._links = links or DocLinks()
-        #: id(report findings) -> (those findings, where the report starts, JSON of each)
-        self._reports: dict[int, tuple[Sequence[Finding], _Start, list[str]]] = {}
-        #: id(file-level finding) -> (it, where its reports start, its JSON)
-        self._file_level: dict[int, tuple[Finding, tuple[_Start, ...], str]] = {}
+        #: id(report findings) -> (those findings, where it and its linked reports start, JSON of each)
+        self._reports: dict[int, tuple[Sequence[Finding], tuple[_Start, ...], list[str]]] = {}
         self._for: tuple[str, str] = ("", "")  # (encoding, uri) the kept JSON was made for
 
     def render(self, findings: Iterable[Finding], index: LineIndex, encoding: Encoding, uri: str = "") -> str:
@@ -76,82 +71,41 @@ class DiagnosticsJson:
     def render_result(self, result: FileResult, index: LineIndex, encoding: Encoding, uri: str = "") -> str:
         """The JSON array of the diagnostics of a file's result, a report at a time when the
         result keeps them so (`PlacedOnRead` in file order)."""
-        from citelens.session import PlacedOnRead, placed
+        from citelens.session import PlacedOnRead, placed_in_file
 
         if not isinstance(result, PlacedOnRead) or not result.in_order:
             return self.render(result.findings, index, encoding, uri)
         if self._for != (encoding, uri):
-            self._reports, self._file_level, self._for = {}, {}, (encoding, uri)
+            self._reports, self._for = {}, (encoding, uri)
         write = _Writer(index, encoding, uri, self._links)
-        line_starts, text, report_starts = index.starts, index.text, result.starts
-        starts: dict[int, _Start] = {}
+        line_starts, text, starts, links = index.starts, index.text, result.starts, result.links
 
         def start_of(k: int) -> _Start:
-            """(line, text before it on that line) of report `k`'s start."""
-            found = starts.get(k)
-            if found is None:
-                at = report_starts[k]
-                line = bisect_right(line_starts, at) - 1
-                found = starts[k] = (line, text[line_starts[line] : at])
-            return found
-
-        old_files, new_files = self._file_level, {}
-
-        def file_level(f: Finding, k: int) -> str:
-            where: tuple[_Start, ...] = (start_of(k),)
-            related = f.data.get(RELATED_AT) if f.data else None
-            if related:
-                where += tuple(
-                    start_of(bisect_right(report_starts, f.start + ds) - 1) for _, ds, _ in related
-                )
-            kept = old_files.get(id(f))
-            fragment = kept[2] if kept is not None and kept[0] is f and kept[1] == where else write(f)
-            new_files[id(f)] = (f, where, fragment)
-            return fragment
+            at = starts[k]
+            line = bisect_right(line_starts, at) - 1
+            return line, text[line_starts[line] : at]
 
         old, new = self._reports, {}
         parts = [write(f) for f in result.head]
-        extras = result.extra
         for k, relative in enumerate(result.relative):
-            extra = extras.get(k)
             if not relative:
-                if extra:
-                    parts += [file_level(f, k) for f in extra]
                 continue
-            at, start = report_starts[k], start_of(k)
+            linked = links.get(k)
+            where = (start_of(k), *(start_of(r) for r in linked)) if linked else (start_of(k),)
             kept = old.get(id(relative))
-            if kept is not None and kept[0] is relative and kept[1] == start:
+            if kept is not None and kept[0] is relative and kept[1] == where:
                 fragments = kept[2]
             else:
-                fragments = [write(placed(f, at)) for f in relative]
-            new[id(relative)] = (relative, start, fragments)
-            if extra:
-                parts += _merged(at, relative, fragments, [(f, file_level(f, k)) for f in extra])
-            else:
-                parts += fragments
-        self._reports, self._file_level = new, new_files
+                at = starts[k]
+                fragments = [write(placed_in_file(f, at, starts)) for f in relative]
+            new[id(relative)] = (relative, where, fragments)
+            parts += fragments
+        self._reports = new
         return _array(parts)
 
 
 #: where a report starts: its line, and the text before it on that line
 _Start = tuple[int, str]
-
-
-def _merged(
-    at: int, relative: Sequence[Finding], fragments: list[str], extra: list[tuple[Finding, str]]
-) -> list[str]:
-    """A report's diagnostics with its file-level ones merged in, in the order of
-    `PlacedOnRead.report_findings` (each file-level one before its equals)."""
-    out: list[str] = []
-    k, count = 0, len(relative)
-    for f, fragment in extra:
-        key = (f.start - at, f.end - at, f.code)
-        while k < count and (relative[k].start, relative[k].end, relative[k].code) < key:
-            out.append(fragments[k])
-            k += 1
-        out.append(fragment)
-    out += fragments[k:]
-    return out
 
 
 def _array(parts: list[str]) -> str:

@@ -14,17 +14,16 @@ from bisect import insort_left
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import partial
 from operator import attrgetter
 from pathlib import Path
 from typing import Any, cast
 
 from citelens.check import workers
-from citelens.check.file_level import FileLevelCache, same_places, where_placed
-from citelens.check.finding import RELATED, RELATED_AT, Finding, Fix, Related, Severity, Target
+from citelens.check.file_level import FileLevel, FileLevelCache, grouped, relative_findings
+from citelens.check.finding import RELATED, RELATED_AT, Finding, Fix, Related, Severity
 from citelens.check.fix_context import FixContext
 from citelens.check.registry import REPORT_CHECKS, RULES, STRUCTURE_CODES, SUPPORT_CODES, fix_for
-from citelens.check.result import FileResult
+from citelens.check.result import FileResult, placed_in_file
 from citelens.check.rules.coverage import ReportFacts, check_coverage, report_facts, topic_findings
 from citelens.check.rules.documents import DocumentSources, check_documents, document_refs
 from citelens.check.rules.support import SupportHook, check_support
@@ -219,13 +218,17 @@ class Checker:
         facts: list[ReportFacts],
         *,
         presorted: bool = False,
-        kept: FileLevelCache | None = None,
     ) -> FileResult:
         """The file's result from its reports' findings (placed, severities applied) and
         facts: adds the text problems and the cross-report findings, then sorts
         (`presorted`: `report_findings` are in file order already, so only the few
         file-level findings are sorted in)."""
-        findings = self.file_findings(source, facts, kept)
+        level = self.file_findings(source, facts)
+        starts = [item.start for item in source.items]
+        findings = level.whole + [
+            placed_in_file(f, starts[k], starts) for k, found in level.reports.items() for f in found
+        ]
+        findings = sorted_in_slices(findings)
         if presorted:
             findings = merged_in_order(findings, report_findings)
         else:
@@ -235,73 +238,40 @@ class Checker:
 
     def file_findings(
         self, source: SourceFile, facts: list[ReportFacts], kept: FileLevelCache | None = None
-    ) -> list[Finding]:
+    ) -> FileLevel:
         """The file-level findings (text problems, a syntax error of the whole text, the
-        cross-report rules), placed, severities applied, in file order.
+        cross-report rules), severities applied: those about the whole file placed, the
+        others relative to their report (see file_level.py).
 
         `kept` is for a caller that re-assembles a file after every edit (`citelens.session`):
         kept across calls, it saves the cross-report rules when no report's facts changed,
-        where each finding goes inside its report (keyed by the report's decoded value,
-        which stands for its unchanged text) and the placed finding itself while neither
-        its report nor the reports it relates to moved (so its JSON can be reused)."""
-        text, items = source.text, source.items
-        findings: list[Finding] = [
-            Finding(p.code, "error", p.message, start=p.start, end=p.end) for p in source.problems
-        ]
+        and a report's findings while its text and the texts of the reports they relate to
+        are unchanged (the decoded values stand for the texts)."""
+        whole = [Finding(p.code, "error", p.message, start=p.start, end=p.end) for p in source.problems]
         if source.syntax is not None:
-            findings.append(_syntax(source.syntax.message, source.syntax.offset))
-        findings = self.policy.apply(findings)
+            whole.append(_syntax(source.syntax.message, source.syntax.offset))
+        whole = self.policy.apply(whole)
         if kept is None:
             kept = FileLevelCache()
-        if kept.same_facts(facts):
-            raw = kept.coverage
-        else:
-            raw = kept.coverage = self._severities_applied(
-                lambda add: check_coverage(facts, self.spec, self.topics, add)
+        if not kept.same_facts(facts):
+            kept.found(
+                facts,
+                self._severities_applied(lambda add: check_coverage(facts, self.spec, self.topics, add)),
             )
-            kept.facts = list(facts)
+        whole += kept.whole
+        groups, links = kept.groups, kept.links
         sources = self.sources
         if sources is not None:  # asked on every call: their answers may change
-            raw = raw + self._severities_applied(lambda add: check_documents(facts, sources, add))
-        spans, done = kept.spans, kept.placed
-        kept.placed = placed_now = {}
-        locators: dict[int, Locator] = {}  # a report with several file-level findings is read once
-
-        def span_in(index: int, pointer: str, target: Target) -> tuple[int, int]:
-            item = items[index]
-            key = (id(item.value), pointer, target)
-            hit = spans.get(key)
-            if hit is not None and hit[0] is item.value:
-                return item.start + hit[1], item.start + hit[2]
-            locator = locators.get(index)
-            if locator is None:
-                locator = locators[index] = Locator(text, item.start, unique_keys=True)
-            start, end = _span(text, item, pointer, target, locator)
-            spans[key] = (item.value, start - item.start, end - item.start)
-            return start, end
-
-        for index, finding in raw:
-            if index is None:
-                findings.append(finding.with_span(0, 1))
-                continue
-            related = finding.data.get(RELATED) if finding.data else None
-            where = where_placed(items, index, related)
-            hit = done.get(id(finding))
-            if hit is not None and hit[0] is finding and same_places(hit[1], where):
-                placed_now[id(finding)] = hit
-                findings.append(hit[2])
-                continue
-            start, end = span_in(index, finding.pointer, finding.target)
-            out = finding.with_span(start, end)  # no fixer exists for these codes
-            if related:  # another report's place: located here, where all are at hand
-                data = dict(finding.data)  # the kept finding's stays as it is
-                locate_related(data, start, partial(_related_span, span_in, index, len(items)))
-                out = replace(out, data=data)
-            placed_now[id(finding)] = (finding, where, out)
-            findings.append(out)
-        if len(spans) > 4 * len(items) + 1000:
-            spans.clear()  # places of reports that no longer exist
-        return sorted_in_slices(findings)
+            more, by_report, _ = grouped(
+                self._severities_applied(lambda add: check_documents(facts, sources, add))
+            )
+            whole += more
+            if by_report:
+                groups = {
+                    k: groups.get(k, []) + by_report.get(k, []) for k in groups.keys() | by_report.keys()
+                }
+        reports = relative_findings(source.text, source.items, kept, groups, _span)
+        return FileLevel(sorted_in_slices(whole), reports, links)
 
     def _severities_applied(
         self, rules: Callable[[Callable[[int | None, Finding], None]], None]
@@ -533,13 +503,3 @@ def _problem_message(p: ValueProblem) -> str:
     if p.kind == "nonfinite":
         return f"{p.detail} is not valid JSON (Python writes it for NaN/inf); use a number or null"
     return f"the number {p.detail} is too large for a 64-bit float; use a smaller number"
-
-
-def _related_span(
-    span_in: Callable[[int, str, Target], tuple[int, int]], index: int, reports: int, r: Related
-) -> tuple[int, int] | None:
-    """Where a related place is: in the finding's own report or in report `r.report`
-    (None: no such report)."""
-    if r.report is None:
-        return span_in(index, r.pointer, r.target)
-    return span_in(r.report, r.pointer, r.target) if 0 <= r.report < reports else None

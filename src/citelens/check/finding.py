@@ -14,6 +14,9 @@ from typing import Any, Literal, NamedTuple
 from citelens.source.edits import Applicability, Edit, Fix
 
 __all__ = [
+    "RELATED",
+    "RELATED_AT",
+    "RELATED_IN",
     "SEVERITIES",
     "Applicability",
     "Edit",
@@ -59,6 +62,10 @@ class RelatedSpan(NamedTuple):
 #: `Finding.data` keys: the rule's related places, and where the engine located them
 #: (offsets relative to the finding's start, so they move with it)
 RELATED, RELATED_AT = "related", "related_at"
+#: ... or, for a file-level finding kept relative to its report (`Checker.file_findings`),
+#: (message, report, start, end) with offsets relative to that report's start: the places
+#: stay right while the reports move apart (`check.result.placed_in_file` places them)
+RELATED_IN = "related_in"
 
 
 @dataclass(frozen=True, slots=True)

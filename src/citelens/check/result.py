@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import heapq
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Sequence
@@ -10,7 +9,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter, countOf
 from typing import Any
 
-from citelens.check.finding import Finding, placed
+from citelens.check.finding import RELATED_AT, RELATED_IN, Finding, placed
 from citelens.source.line_index import LineIndex
 
 _severity = attrgetter("severity")
@@ -37,6 +36,23 @@ class FileResult:
         return Counter(f.code for f in self.findings)
 
 
+def placed_in_file(f: Finding, at: int, starts: list[int]) -> Finding:
+    """A finding kept relative to its report (which starts at `at`) placed in the file;
+    related places kept relative to other reports (`RELATED_IN`) are placed by `starts`."""
+    g = placed(f, at)
+    data = f.data
+    if not data or RELATED_IN not in data:
+        return g
+    moved = {key: value for key, value in data.items() if key != RELATED_IN}
+    start = g.start
+    moved[RELATED_AT] = tuple(
+        (m, starts[r] + s - start, starts[r] + e - start) for m, r, s, e in data[RELATED_IN]
+    )
+    return Finding(
+        g.code, g.severity, g.message, g.pointer, g.target, g.start, g.end, g.topic_id, g.fix, moved
+    )
+
+
 class PlacedOnRead(FileResult):
     """A file's result kept as its reports' findings relative to each report, placed in
     the file only when `findings` is read.
@@ -45,12 +61,12 @@ class PlacedOnRead(FileResult):
     edit has moved; placing all their findings again was most of an editor's time per
     keystroke, though the diagnostics of unchanged reports can be reused as they are and a
     hover or code action looks at one place. Report `k` starts at `starts[k]`; its findings
-    are `relative[k]` (offsets from its start, in file order: the report's cached outcome,
-    the same list while its text is unchanged) and `extra[k]`, the file-level findings
-    that start in it (file offsets, in file order); `head` holds those before the first
-    report. With `in_order`, the reports partition the file (report `k`'s findings start
-    at or after `starts[k]` and before `starts[k + 1]`): true of JSON lines, where a report
-    is one line; otherwise `findings` sorts them all.
+    (its own and the file-level ones in it) are `relative[k]`, offsets relative to its
+    start, in file order: a list that is the same object while the texts of the report and
+    of the reports `links[k]` it relates to are unchanged. `head` holds the findings
+    before the first report, placed. With `in_order`, the reports partition the file
+    (report `k`'s findings start at or after `starts[k]` and before `starts[k + 1]`): true
+    of JSON lines, where a report is one line; otherwise `findings` sorts them all.
     """
 
     def __init__(
@@ -61,32 +77,26 @@ class PlacedOnRead(FileResult):
         head: list[Finding],
         starts: list[int],
         relative: list[Sequence[Finding]],
-        extra: dict[int, list[Finding]],
+        links: dict[int, tuple[int, ...]],
         in_order: bool,
     ) -> None:
         self.path, self.line_index, self.reports, self.support = path, line_index, len(starts), None
-        self.head, self.starts, self.relative, self.extra = head, starts, relative, extra
+        self.head, self.starts, self.relative, self.links = head, starts, relative, links
         self.in_order = in_order
         self._findings: list[Finding] | None = None
         self._counts: Counter[str] | None = None
 
     def report_findings(self, k: int) -> list[Finding]:
-        """Report `k`'s findings in the file, in file order (each file-level one before its
-        equals, as a stable sort of file-level then report findings puts them)."""
-        at = self.starts[k]
-        mine = [placed(f, at) for f in self.relative[k]]
-        extra = self.extra.get(k)
-        if not extra:
-            return mine
-        return list(heapq.merge(extra, mine, key=_order)) if mine else list(extra)
+        """Report `k`'s findings in the file, in file order."""
+        at, starts = self.starts[k], self.starts
+        return [placed_in_file(f, at, starts) for f in self.relative[k]]
 
     @property
     def findings(self) -> list[Finding]:
         if self._findings is None:
             out = list(self.head)
-            relative, extra = self.relative, self.extra
-            for k in range(len(relative)):
-                if relative[k] or k in extra:
+            for k, found in enumerate(self.relative):
+                if found:
                     out += self.report_findings(k)
             if not self.in_order:
                 out.sort(key=_order)
@@ -114,8 +124,6 @@ class PlacedOnRead(FileResult):
         if self._counts is None:
             counts = Counter(f.code for f in self.head)
             for found in self.relative:
-                counts.update(f.code for f in found)
-            for found in self.extra.values():
                 counts.update(f.code for f in found)
             self._counts = counts
         return self._counts

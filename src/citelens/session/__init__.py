@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any
 from citelens import lazy_export
 
 if TYPE_CHECKING:
-    from citelens.check.finding import Finding, placed
-    from citelens.check.result import FileResult, PlacedOnRead
+    from citelens.check.finding import Finding
+    from citelens.check.result import FileResult, PlacedOnRead, placed_in_file
     from citelens.config.settings import Settings
     from citelens.fixes.apply import FixOutcome
     from citelens.session.changes import TextChange
@@ -56,7 +56,7 @@ _EXPORTS = {
     "NodeInfo": "citelens.session.lookup",
     "OpenDocument": "citelens.session.open_document",
     "PlacedOnRead": "citelens.check.result",
-    "placed": "citelens.check.finding",
+    "placed_in_file": "citelens.check.result",
     "SentenceInfo": "citelens.session.lookup",
     "Settings": "citelens.config.settings",
     "TextChange": "citelens.session.changes",
@@ -78,7 +78,7 @@ __all__ = [
     "Settings",
     "TextChange",
     "Workspace",
-    "placed",
+    "placed_in_file",
 ]
 
 

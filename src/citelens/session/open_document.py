@@ -3,8 +3,7 @@ incrementally, with lookups by offset, fixes on demand and conversion as edits."
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -13,6 +12,7 @@ from citelens.check.file_level import FileLevelCache
 from citelens.check.finding import Finding, Fix
 from citelens.check.result import FileResult, PlacedOnRead
 from citelens.check.rules.coverage import ReportFacts
+from citelens.session.assembly import Merged
 from citelens.session.changes import TextChange
 from citelens.session.conversion import ConversionResult, convert_items
 from citelens.session.lookup import CitationInfo, NodeInfo, SentenceInfo, node_at, sentences
@@ -53,6 +53,7 @@ class OpenDocument:
         self._checker: Checker | None = None
         self._generation = -1
         self._file_level = FileLevelCache()  # what the file-level rules keep across edits
+        self._merged = Merged()
         #: told (reports checked, reports) every `PROGRESS_EVERY` reports of a `result`
         #: that checks them: an editor's progress bar for a big file's first check
         self.progress: Callable[[int, int], None] | None = None
@@ -107,7 +108,7 @@ class OpenDocument:
             checker = self.workspace.checker_for(self.path)
             if checker is not self._checker:
                 self._reports.forget_outcomes()
-                self._file_level = FileLevelCache()
+                self._file_level, self._merged = FileLevelCache(), Merged()
                 self._result = None
             self._checker, self._generation = checker, generation
         return self._checker
@@ -154,14 +155,16 @@ class OpenDocument:
                     fact = outcome.facts = replace(fact, index=item.index)
                 facts.append(fact)
         starts = [item.start for item in items]
-        head, extra = _by_report(checker.file_findings(reports.source(), facts, self._file_level), starts)
+        level = checker.file_findings(reports.source(), facts, self._file_level)
+        own: list[Sequence[Finding]] = [o.findings for o in outcomes]  # type: ignore[union-attr]  # all set above
+        head, relative = self._merged.lists(starts, own, level)
         self._result = PlacedOnRead(
             str(self.path) if self.path is not None else self.uri,
             reports.lines,
             head=head,
             starts=starts,
-            relative=[o.findings for o in outcomes],  # type: ignore[union-attr]  # all set above
-            extra=extra,
+            relative=relative,
+            links=level.links,
             # each report's findings lie inside its line; in an array, a broken element's
             # syntax error can sit on the next element's first character
             in_order=reports.layout == "jsonl",
@@ -283,20 +286,6 @@ class OpenDocument:
                 broken.append(Finding("json_syntax", "error", reports.syntax.message, start=at, end=at + 1))
             out.broken = broken + out.broken
         return out
-
-
-def _by_report(findings: list[Finding], starts: list[int]) -> tuple[list[Finding], dict[int, list[Finding]]]:
-    """The file-level findings (in file order) before the first report, and those of each
-    report they start in."""
-    head: list[Finding] = []
-    extra: dict[int, list[Finding]] = {}
-    for f in findings:
-        k = bisect_right(starts, f.start) - 1
-        if k < 0:
-            head.append(f)
-        else:
-            extra.setdefault(k, []).append(f)
-    return head, extra
 
 
 def _order(f: Finding) -> tuple[int, int, str]:
