@@ -13,6 +13,8 @@ import json.encoder
 import logging
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from operator import is_
 from typing import TYPE_CHECKING, Any
 
 from citelens.source.line_index import LineIndex, count_units
@@ -45,22 +47,44 @@ class DocLinks:
         return self._links[code]
 
 
+#: reports whose JSON is kept as one piece (a piece is reused while none of its reports changed)
+CHUNK = 64
+
+
+@dataclass(slots=True)
+class _Chunk:
+    """The JSON of `CHUNK` consecutive reports, and what it depends on: their lists of
+    findings (the same objects), the line the first starts on and the text of their lines
+    (so the same lines and columns), and where the other reports they relate to start."""
+
+    lists: list[Sequence[Finding]]
+    line: int
+    text: str
+    outside: tuple[int, ...]
+    outside_starts: tuple[_Start, ...]
+    json: list[str]
+
+
 class DiagnosticsJson:
     """The diagnostics of one document as JSON text, reusing the JSON of every report whose
     findings and place are unchanged since the last time.
 
-    A one-character edit of a 1,000-report run changes one report; the thousands of
-    diagnostics of the others keep their line, column and text, so only the edited
+    A one-character edit of a 10,000-report run changes one report; the tens of thousands
+    of diagnostics of the others keep their line, column and text, so only the edited
     report's are written again. A report's JSON is kept with its list of findings (the
     session's, the same object while the texts of the report and of the reports its
     findings relate to are unchanged: `PlacedOnRead`), the line each of those reports
-    starts on and the text before it on that line (columns count from there, in UTF-16 too).
+    starts on and the text before it on that line (columns count from there, in UTF-16
+    too). Runs of `CHUNK` reports are kept as one piece too, checked as a whole (their
+    lists, their first line, their text compared in place), so an edit costs a few
+    comparisons per piece rather than per report.
     """
 
     def __init__(self, links: DocLinks | None = None) -> None:
         self._links = links or DocLinks()
         #: id(report findings) -> (those findings, where it and its linked reports start, JSON of each)
         self._reports: dict[int, tuple[Sequence[Finding], tuple[_Start, ...], list[str]]] = {}
+        self._chunks: dict[int, _Chunk] = {}
         self._for: tuple[str, str] = ("", "")  # (encoding, uri) the kept JSON was made for
 
     def render(self, findings: Iterable[Finding], index: LineIndex, encoding: Encoding, uri: str = "") -> str:
@@ -76,31 +100,70 @@ class DiagnosticsJson:
         if not isinstance(result, PlacedOnRead) or not result.in_order:
             return self.render(result.findings, index, encoding, uri)
         if self._for != (encoding, uri):
-            self._reports, self._for = {}, (encoding, uri)
+            self._reports, self._chunks, self._for = {}, {}, (encoding, uri)
         write = _Writer(index, encoding, uri, self._links)
         line_starts, text, starts, links = index.starts, index.text, result.starts, result.links
+        relative, count = result.relative, len(result.relative)
 
         def start_of(k: int) -> _Start:
             at = starts[k]
             line = bisect_right(line_starts, at) - 1
             return line, text[line_starts[line] : at]
 
-        old, new = self._reports, {}
-        parts = [write(f) for f in result.head]
-        for k, relative in enumerate(result.relative):
-            if not relative:
-                continue
+        def lines_of(lo: int, hi: int) -> tuple[int, int, int]:
+            """(first line, start of it, end of the last line) of reports lo..hi-1."""
+            first = bisect_right(line_starts, starts[lo]) - 1
+            last = bisect_right(line_starts, starts[hi - 1]) - 1
+            end = line_starts[last + 1] if last + 1 < len(line_starts) else len(text)
+            return first, line_starts[first], end
+
+        kept_reports = self._reports
+
+        def report_json(k: int, found: Sequence[Finding]) -> list[str]:
             linked = links.get(k)
             where = (start_of(k), *(start_of(r) for r in linked)) if linked else (start_of(k),)
-            kept = old.get(id(relative))
-            if kept is not None and kept[0] is relative and kept[1] == where:
-                fragments = kept[2]
-            else:
-                at = starts[k]
-                fragments = [write(placed_in_file(f, at, starts)) for f in relative]
-            new[id(relative)] = (relative, where, fragments)
-            parts += fragments
-        self._reports = new
+            kept = kept_reports.get(id(found))
+            if kept is not None and kept[0] is found and kept[1] == where:
+                return kept[2]
+            at = starts[k]
+            fragments = [write(placed_in_file(f, at, starts)) for f in found]
+            kept_reports[id(found)] = (found, where, fragments)
+            return fragments
+
+        old, chunks = self._chunks, {}
+        parts = [write(f) for f in result.head]
+        for c, lo in enumerate(range(0, count, CHUNK)):
+            hi = min(lo + CHUNK, count)
+            lists = relative[lo:hi]
+            first, begin, end = lines_of(lo, hi)
+            chunk = old.get(c)
+            if (
+                chunk is None
+                or chunk.line != first
+                or len(chunk.text) != end - begin
+                or len(chunk.lists) != len(lists)
+                or not all(map(is_, chunk.lists, lists))
+                or not text.startswith(chunk.text, begin)
+                or chunk.outside_starts != tuple(start_of(r) for r in chunk.outside)
+            ):
+                pieces: list[str] = []
+                outside: dict[int, None] = {}
+                for k in range(lo, hi):
+                    if relative[k]:
+                        pieces += report_json(k, relative[k])
+                        for r in links.get(k, ()):
+                            if not lo <= r < hi:
+                                outside[r] = None
+                json_ = [",".join(pieces)] if pieces else []
+                chunk = _Chunk(
+                    lists, first, text[begin:end], tuple(outside), tuple(map(start_of, outside)), json_
+                )
+            chunks[c] = chunk
+            parts += chunk.json
+        self._chunks = chunks
+        if len(kept_reports) > 2 * count + 100:  # lists of reports that no longer exist
+            alive = {id(found) for found in relative}
+            self._reports = {key: value for key, value in kept_reports.items() if key in alive}
         return _array(parts)
 
 

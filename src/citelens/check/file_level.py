@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from operator import attrgetter
+from operator import attrgetter, is_
 from typing import Any
 
 from citelens.check.finding import RELATED, RELATED_IN, Finding, Target
@@ -58,7 +58,9 @@ class FileLevelCache:
 
     def same_facts(self, facts: list[ReportFacts]) -> bool:
         kept = self.facts
-        return len(kept) == len(facts) and all(a is b or a == b for a, b in zip(kept, facts))
+        if len(kept) != len(facts):
+            return False
+        return all(map(is_, kept, facts)) or all(a is b or a == b for a, b in zip(kept, facts))
 
     def found(self, facts: list[ReportFacts], added: Added) -> None:
         """Keep what the cross-report rules found from `facts`."""

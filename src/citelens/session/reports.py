@@ -109,8 +109,7 @@ class Reports:
             return False  # now with blanks at an edge: let the whole array be read again
         items[k] = Item(k, item.start, new_end, parsed.value, None, parsed.problems, parsed.node)
         self.outcomes[k] = None
-        for later in items[k + 1 :]:
-            _moved(later, later.index, delta)
+        _all_moved(items[k + 1 :], 0, delta)
         if self.syntax is not None and self.syntax.offset >= end:
             self.syntax = JsonSyntaxError(self.syntax.message, self.syntax.offset + delta)
         self._after_edit(lines, new_text)
@@ -150,12 +149,26 @@ class Reports:
             else:
                 middle.append(_moved(items[k], index, start_ - items[k].start))
                 middle_outcomes.append(outcomes[k])
-        shift = lo + len(middle) - hi
-        moved = [_moved(item, item.index + shift, delta) for item in items[hi:]]
-        self.items = items[:lo] + middle + moved
+        later = items[hi:]
+        _all_moved(later, lo + len(middle) - hi, delta)
+        self.items = items[:lo] + middle + later
         self.outcomes = outcomes[:lo] + middle_outcomes + outcomes[hi:]
         self._after_edit(lines, new_text)
         self.syntax = None
+
+
+def _all_moved(items: list[Item], shift: int, by: int) -> None:
+    """`_moved` of every report after an edit (their index `shift`ed), with the common case
+    inline: thousands of reports move on each keystroke in a big file, and most hold no
+    offsets of their own besides their span."""
+    for item in items:
+        if shift:
+            item.index += shift
+        if by:
+            item.start += by
+            item.end += by
+            if item.syntax is not None or item.problems or item._node is not None:
+                _inner_moved(item, by)
 
 
 def _moved(item: Item, index: int, by: int) -> Item:
@@ -166,21 +179,26 @@ def _moved(item: Item, index: int, by: int) -> Item:
     if by:
         item.start += by
         item.end += by
-        if item.syntax is not None:
-            item.syntax.offset += by
-        for p in item.problems:
-            p.start += by
-            p.end += by
-            if p.first_key:
-                p.first_key = (p.first_key[0] + by, p.first_key[1] + by)
-        if item._node is not None:
-            for node in item._node.walk():
-                node.start += by
-                node.end += by
-                for m in node.members:
-                    m.key_start += by
-                    m.key_end += by
+        _inner_moved(item, by)
     return item
+
+
+def _inner_moved(item: Item, by: int) -> None:
+    """The offsets a moved report holds besides its span, moved with it."""
+    if item.syntax is not None:
+        item.syntax.offset += by
+    for p in item.problems:
+        p.start += by
+        p.end += by
+        if p.first_key:
+            p.first_key = (p.first_key[0] + by, p.first_key[1] + by)
+    if item._node is not None:
+        for node in item._node.walk():
+            node.start += by
+            node.end += by
+            for m in node.members:
+                m.key_start += by
+                m.key_end += by
 
 
 def _first_at_or_after(items: list[Item], offset: int, lo: int = 0) -> int:
