@@ -129,6 +129,13 @@ def test_cross_report_duplicate_missing_new_topics():
     assert ("new_topics", "error", 2) in got
 
 
+def test_a_run_with_no_readable_report_misses_every_topic():
+    topics = parse_topics("rag2026-0\tN\nrag2026-1\tM\n")
+    r = Checker(get_spec("rag26"), topics).check_text("{not json\n[1, 2\n")
+    (missing,) = [f for f in r.findings if f.code == "missing_topics"]
+    assert missing.data["missing"] == ["rag2026-0", "rag2026-1"]
+
+
 def test_severity_overrides_and_ignore():
     value = report(references=["shard_00001_1", "shard_00002_2", "shard_00003_3"])
     text = line(value)

@@ -1,7 +1,8 @@
 """The diagnostics JSON the server publishes after any edit is exactly the diagnostics of a
 fresh check of the text (ranges in the client's encoding, severities, codes, messages,
-documentation links, related places), although it reuses the JSON of unchanged reports,
-and after an edit inside one report only that report's diagnostics are written again."""
+documentation links, related places), although it reuses the JSON of unchanged reports
+and of runs of them, and after an edit inside one report only that report's diagnostics
+are written again."""
 
 from __future__ import annotations
 
@@ -72,13 +73,13 @@ def test_rendered_diagnostics_after_edits_are_a_fresh_checks(base, encoding, edi
     spec, uri = base[0], "file:///run.jsonl"
     doc = Workspace(cli={"spec": spec}).open(uri, text, version=0)
     rendered = DiagnosticsJson()
-    assert json.loads(rendered.render_result(doc.result, doc.line_index, encoding, uri)) == expected(
+    assert json.loads(str(rendered.render_result(doc.result, doc.line_index, encoding, uri))) == expected(
         text, spec, encoding, uri
     )
     for version, (where, length, new) in enumerate(edits, start=1):
         start = int(where * len(doc.text))
         doc.apply_changes([TextChange(start, min(start + length, len(doc.text)), new)], version=version)
-        got = json.loads(rendered.render_result(doc.result, doc.line_index, encoding, uri))
+        got = json.loads(str(rendered.render_result(doc.result, doc.line_index, encoding, uri)))
         assert got == expected(doc.text, spec, encoding, uri)
 
 
@@ -97,10 +98,11 @@ def test_an_edit_inside_one_report_writes_that_reports_diagnostics_only(monkeypa
         diagnostics._Writer, "__call__", lambda self, f: written.append(f.start) or real(self, f)
     )
     lines = LineIndex(text)
-    line = next(n for n in range(5, 40) if '"text": "' in lines.line_text(n))
+    with_findings = {lines.line_of(f.start) for f in doc.result.findings}
+    line = next(n for n in range(5, 40) if '"text": "' in lines.line_text(n) and n in with_findings)
     at = lines.starts[line] + lines.line_text(line).index('"text": "') + len('"text": "')
     doc.apply_changes([TextChange(at, at, new)], version=1)
-    out = rendered.render_result(doc.result, doc.line_index, "utf-16", uri)
+    out = str(rendered.render_result(doc.result, doc.line_index, "utf-16", uri))
     edited = {f.start for f in doc.result.findings if doc.line_index.line_of(f.start) == line}
     file_level = {
         f.start
@@ -109,3 +111,45 @@ def test_an_edit_inside_one_report_writes_that_reports_diagnostics_only(monkeypa
     }
     assert written and set(written) <= edited | file_level  # the other reports' JSON was kept
     assert json.loads(out) == expected(doc.text, "rag25", "utf-16", uri)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_edits_across_the_kept_pieces_of_a_long_run(seed):
+    """More reports than one kept piece holds: edits that add and remove lines and reports,
+    change a line's length or only its columns (an astral character for a BMP one)."""
+    import random
+
+    from citelens_server.lsp.diagnostics import CHUNK, DiagnosticsJson
+
+    text, _ = generated("rag25", CHUNK * 2 + 20, seed)
+    uri, rng = "file:///run.jsonl", random.Random(seed)
+    doc = Workspace(cli={"spec": "rag25"}).open(uri, text, version=0)
+    rendered = DiagnosticsJson()
+    rendered.render_result(doc.result, doc.line_index, "utf-16", uri)
+    for version in range(1, 25):
+        lines = doc.line_index
+        line = rng.randrange(lines.line_count - 1)
+        at = lines.starts[line] + rng.randrange(max(len(lines.line_text(line)), 1))
+        edit = rng.choice(
+            [
+                TextChange(at, at, "x"),
+                TextChange(at, at + 1, "😀"),
+                TextChange(
+                    lines.starts[line], lines.starts[line], lines.line_text(line) + "\n"
+                ),  # a copy: a duplicate
+                TextChange(lines.starts[line], lines.starts[line + 1], ""),  # a report gone
+                TextChange(at, at, "\n"),
+            ]
+        )
+        doc.apply_changes([edit], version=version)
+        got = json.loads(str(rendered.render_result(doc.result, doc.line_index, "utf-16", uri)))
+        assert got == expected(doc.text, "rag25", "utf-16", uri), version
+
+
+@pytest.mark.parametrize("pieces", [[], [b"1"], [b"1", b"", b"2,3", b"4"]])
+def test_a_json_array_in_pieces_is_one_array(pieces):
+    from citelens_server.lsp.diagnostics import JsonArray
+
+    array = JsonArray(pieces)
+    assert json.loads(b"".join(array.parts)) == json.loads(str(array)) == json.loads(f"{array}")
+    assert json.loads(str(array)) == [int(n) for p in pieces for n in p.decode().split(",") if n]

@@ -43,6 +43,7 @@ from citelens_server.runtime.problems import Problem
 
 if TYPE_CHECKING:
     from citelens.session import OpenDocument
+    from citelens_server.lsp.diagnostics import JsonArray
     from citelens_server.runtime.server import CiteLensServer
 
 log = logging.getLogger("citelens_server")
@@ -70,7 +71,7 @@ class Checked:
     doc: OpenDocument
     version: int | None
     generation: int
-    diagnostics: str | None
+    diagnostics: JsonArray | None
     problem: Problem | None = None
 
 

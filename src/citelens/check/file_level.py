@@ -45,7 +45,7 @@ class FileLevelCache:
 
     #: the facts the cross-report findings were found from, and those findings (unplaced,
     #: severities applied) per report, with the other reports each report's relate to
-    facts: list[ReportFacts] = field(default_factory=list)
+    facts: list[ReportFacts] | None = None  # None: nothing found yet
     whole: list[Finding] = field(default_factory=list)
     groups: dict[int, list[Finding]] = field(default_factory=dict)
     links: dict[int, tuple[int, ...]] = field(default_factory=dict)
@@ -58,7 +58,7 @@ class FileLevelCache:
 
     def same_facts(self, facts: list[ReportFacts]) -> bool:
         kept = self.facts
-        if len(kept) != len(facts):
+        if kept is None or len(kept) != len(facts):
             return False
         return all(map(is_, kept, facts)) or all(a is b or a == b for a, b in zip(kept, facts))
 
