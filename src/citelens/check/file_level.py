@@ -97,15 +97,17 @@ def relative_findings(
 
     def span_in(k: int, pointer: str, target: Target) -> tuple[int, int]:
         item = items[k]
-        key = (id(item.value), pointer, target)
-        hit = spans.get(key)
-        if hit is not None and hit[0] is item.value:
+        value = item.value  # None for a report not decoded yet (`read_source(lazy=True)`)
+        key = (id(value), pointer, target)
+        hit = spans.get(key) if value is not None else None
+        if hit is not None and hit[0] is value:
             return hit[1], hit[2]
         locator = locators.get(k)
         if locator is None:
             locator = locators[k] = Locator(text, item.start, unique_keys=True)
         start, end = span_of(text, item, pointer, target, locator)
-        spans[key] = (item.value, start - item.start, end - item.start)
+        if value is not None:
+            spans[key] = (value, start - item.start, end - item.start)
         return start - item.start, end - item.start
 
     def relative(f: Finding, k: int) -> Finding:
@@ -132,7 +134,12 @@ def relative_findings(
             *(items[r].value for r in links.get(k, ()) if r < len(items)),
         )
         hit = done.get(k)
-        if hit is not None and hit[0] is group and all(a is b for a, b in zip(hit[1], values)):
+        if (
+            hit is not None
+            and hit[0] is group
+            and None not in values
+            and all(a is b for a, b in zip(hit[1], values))
+        ):
             out[k] = hit[2]
             continue
         found = sorted((relative(f, k) for f in group), key=_order)
