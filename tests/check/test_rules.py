@@ -129,6 +129,26 @@ def test_cross_report_duplicate_missing_new_topics():
     assert ("new_topics", "error", 2) in got
 
 
+def test_a_run_with_no_readable_report_misses_every_topic():
+    topics = parse_topics("rag2026-0\tN\nrag2026-1\tM\n")
+    r = Checker(get_spec("rag26"), topics).check_text("{not json\n[1, 2\n")
+    (missing,) = [f for f in r.findings if f.code == "missing_topics"]
+    assert missing.data["missing"] == ["rag2026-0", "rag2026-1"]
+
+
+def test_cross_report_findings_sit_on_their_own_reports_token_when_read_from_a_file(tmp_path):
+    """A file checked with several workers is read lazily (reports decoded on demand): each
+    duplicate's span is its own report's topic id, not another report's of a different length."""
+    ids = ["10", "3", "10", "3"]
+    text = "\n".join(line(report(metadata={**report()["metadata"], "narrative_id": n})) for n in ids) + "\n"
+    path = tmp_path / "run.jsonl"
+    path.write_text(text, encoding="utf-8")
+    r = Checker(get_spec("rag26"), workers=2).check_path(path)
+    dups = [text[f.start : f.end] for f in r.findings if f.code == "duplicate_topics"]
+    assert dups == ['"10"', '"3"']
+    assert r.findings == Checker(get_spec("rag26")).check_text(text).findings
+
+
 def test_severity_overrides_and_ignore():
     value = report(references=["shard_00001_1", "shard_00002_2", "shard_00003_3"])
     text = line(value)

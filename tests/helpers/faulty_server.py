@@ -4,20 +4,21 @@ error the never-stuck tests can cause on purpose (`python -m tests.helpers.fault
 from __future__ import annotations
 
 import sys
-from typing import Any
 
-from citelens.check.engine import Checker
+from citelens.check.result import FileResult
+from citelens.session.open_document import OpenDocument
 
-_file_result = Checker.file_result
+_result = OpenDocument.result.fget
+assert _result is not None
 
 
-def _failing(self: Checker, source: Any, name: str, *args: Any, **kwargs: Any) -> Any:
-    if "boom" in str(name):
+def _failing(self: OpenDocument) -> FileResult:
+    if "boom" in self.uri:
         raise RuntimeError("the check broke")
-    return _file_result(self, source, name, *args, **kwargs)
+    return _result(self)
 
 
-Checker.file_result = _failing  # type: ignore[method-assign]
+OpenDocument.result = property(_failing)  # type: ignore[assignment,method-assign]
 
 if __name__ == "__main__":
     from citelens_server.__main__ import main

@@ -31,3 +31,36 @@ def generated(spec: str, n: int, seed: int, layout: str = "jsonl") -> tuple[str,
     else:
         text = "\n".join(lines) + "\n"
     return text, topics_jsonl(topics)
+
+
+#: what the edit tests insert: line breaks of every kind, non-BMP and CJK text, JSON
+#: punctuation that breaks or joins reports
+EDIT_SNIPPETS = [
+    "",
+    "x",
+    "\n",
+    "\r\n",
+    "\r",
+    "😀",
+    "中文",
+    "\u2028",
+    '"',
+    ",",
+    "{",
+    "}",
+    "]",
+    "[",
+    '"citations": [0, 1]',
+    '{"a": 1}\n',
+    " ",
+    "\n\n",
+    "1e400",
+]
+
+#: generated runs of several specs in each layout, to edit
+EDIT_BASES = {
+    (spec, layout, seed): generated(spec, 6, seed, layout)
+    for spec in ("rag25", "ragtime25", "rag24", "dragun25")
+    for layout in ("jsonl", "array")
+    for seed in (1, 2)
+} | {("rag26", "object", 1): generated("rag26", 1, 1, "object")}

@@ -55,7 +55,7 @@ def test_a_cached_diagnostic_follows_its_related_place_on_another_line(tmp_path)
     rendered = DiagnosticsJson()
 
     def related_start() -> dict:
-        diags = json.loads(rendered.render(doc.result.findings, doc.line_index, "utf-16", doc.uri))
+        diags = json.loads(str(rendered.render_result(doc.result, doc.line_index, "utf-16", doc.uri)))
         (dup,) = [d for d in diags if d["code"] == "duplicate_topics"]
         return dup["relatedInformation"][0]["location"]["range"]["start"]
 

@@ -6,6 +6,7 @@ that change the file's layout."""
 from __future__ import annotations
 
 import os
+from collections import Counter
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -15,36 +16,8 @@ from citelens.session import TextChange, Workspace
 from citelens.source.line_index import LineIndex
 from citelens.specs import get_spec
 from citelens.topics import parse_topics
-from tests.helpers.session_runs import generated
-
-SNIPPETS = [
-    "",
-    "x",
-    "\n",
-    "\r\n",
-    "\r",
-    "😀",
-    "中文",
-    "\u2028",
-    '"',
-    ",",
-    "{",
-    "}",
-    "]",
-    "[",
-    '"citations": [0, 1]',
-    '{"a": 1}\n',
-    " ",
-    "\n\n",
-    "1e400",
-]
-
-BASES = {
-    (spec, layout, seed): generated(spec, 6, seed, layout)
-    for spec in ("rag25", "ragtime25", "rag24", "dragun25")
-    for layout in ("jsonl", "array")
-    for seed in (1, 2)
-} | {("rag26", "object", 1): generated("rag26", 1, 1, "object")}
+from tests.helpers.session_runs import EDIT_BASES as BASES
+from tests.helpers.session_runs import EDIT_SNIPPETS as SNIPPETS
 
 
 def fresh(text: str, spec: str, topics_text: str | None):
@@ -100,6 +73,12 @@ def test_edits_give_the_findings_of_a_fresh_check(tmp_path_factory, base, with_t
         assert doc.text == expected_text and doc.version == version
         want = fresh(expected_text, spec, topics_text if with_topics else None)
         got = doc.result
+        # what a hover or a code action reads, before the whole list is placed
+        assert got.code_counts() == Counter(f.code for f in want.findings)
+        for where, length, _, _ in batch:
+            lo = int(where * len(expected_text))
+            hi = min(lo + length, len(expected_text))
+            assert got.findings_meeting(lo, hi) == [f for f in want.findings if f.start <= hi and f.end >= lo]
         assert got.findings == want.findings
         assert got.reports == want.reports
         assert got.line_index.starts == LineIndex(expected_text).starts

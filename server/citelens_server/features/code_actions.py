@@ -16,7 +16,6 @@ on the automatic requests of every cursor move) or asks for its kind.
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -69,7 +68,7 @@ async def code_action(ls: CiteLensServer, params: types.CodeActionParams) -> lis
     actions: list[types.CodeAction] = []
     if _wanted(only, types.CodeActionKind.QuickFix):
         actions += quick_fixes(ls, doc, context.diagnostics, lazy)
-    if _wanted(only, FIX_ALL) and result.findings:
+    if _wanted(only, FIX_ALL) and result.code_counts():
         data = {"what": "fix_all", "code": None, "uri": doc.uri, "version": doc.version}
         actions.append(deferred_action("Fix all safe CiteLens problems", FIX_ALL, data, lazy))
     start, _ = range_offsets(doc.line_index, params.range, ls.encoding)
@@ -175,15 +174,17 @@ def deferred_action(title: str, kind: str, data: dict[str, Any], lazy: bool) -> 
 def quick_fixes(
     ls: CiteLensServer, doc: OpenDocument, diagnostics: Sequence[types.Diagnostic], lazy: bool
 ) -> list[types.CodeAction]:
-    findings = doc.result.findings
+    result, lines = doc.result, doc.line_index
     actions: list[types.CodeAction] = []
     codes_seen: set[str] = set()
-    counts: Counter[str] | None = None
     for diagnostic in diagnostics:
         if diagnostic.source != SOURCE:
             continue
-        start, end = range_offsets(doc.line_index, diagnostic.range, ls.encoding)
-        finding = finding_for(diagnostic.code, start, end, findings, doc.line_index)
+        start, end = range_offsets(lines, diagnostic.range, ls.encoding)
+        # the findings on the lines the diagnostic spans (a client may change its columns)
+        first, last = lines.line_of(start), lines.line_of(max(start, end - 1))
+        near = result.findings_meeting(lines.starts[first], lines.line_end(last, with_break=True))
+        finding = finding_for(diagnostic.code, start, end, near, lines)
         if finding is None:
             continue
         fix = doc.fix_for(finding)
@@ -201,9 +202,7 @@ def quick_fixes(
         if finding.code in codes_seen:
             continue
         codes_seen.add(finding.code)
-        if counts is None:
-            counts = Counter(f.code for f in findings)
-        if counts[finding.code] > 1:
+        if result.code_counts()[finding.code] > 1:
             data = {"what": "fix_all", "code": finding.code, "uri": doc.uri, "version": doc.version}
             title = f"Fix all {finding.code} in this file"
             actions.append(deferred_action(title, types.CodeActionKind.QuickFix, data, lazy))

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from citelens.session.errors import SETTINGS_ERRORS
+from citelens_server.lsp.diagnostics import JsonArray
 from citelens_server.lsp.json_text import Json
 from citelens_server.runtime.problems import Problem
 from citelens_server.runtime.server import CiteLensServer, Feature
@@ -34,7 +35,7 @@ def diagnostic(ls: CiteLensServer, params: types.DocumentDiagnosticParams) -> Js
         return Json({"kind": "unchanged", "resultId": rid})
     checked = ls.checks.diagnostics_for(doc)  # made in a worker (background.py)
     if checked is not None and checked.diagnostics is not None:
-        items = checked.diagnostics
+        items: JsonArray | str = checked.diagnostics
     elif checked is not None and checked.problem is not None:
         items = ls.settings_problem(doc, checked.problem)
     else:

@@ -171,11 +171,11 @@ def finding_markdown(finding: Finding, fmt: Format, *, message: bool = True) -> 
 
 def _findings_at(doc: OpenDocument, offset: int) -> list[Finding]:
     try:
-        findings = doc.result.findings
+        near = doc.result.findings_meeting(offset, offset)
     except Exception:
         log.exception("findings for the hover")
         return []
-    return [f for f in findings if f.start <= offset < f.end][:3]
+    return [f for f in near if f.start <= offset < f.end][:3]
 
 
 def _takes_markdown(ls: CiteLensServer) -> bool:

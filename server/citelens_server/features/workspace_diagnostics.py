@@ -25,6 +25,7 @@ from lsprotocol import types
 
 from citelens_server.features.commands import run_files
 from citelens_server.features.diagnostics import result_id
+from citelens_server.lsp.diagnostics import JsonArray
 from citelens_server.lsp.json_text import Json
 from citelens_server.runtime.server import CiteLensServer
 from citelens_server.runtime.workspace_runs import disk_check, disk_result_id
@@ -63,7 +64,7 @@ async def workspace_reports(ls: CiteLensServer, previous: dict[str, str]) -> tup
                 reports.append(f'{{"kind":"unchanged",{head}}}')
                 continue
             checked = ls.checks.diagnostics_for(doc)
-            items = checked.diagnostics if checked is not None and checked.diagnostics else None
+            items: JsonArray | str | None = checked.diagnostics if checked is not None else None
             if items is None and checked is not None and checked.problem is not None:
                 items = ls.settings_problem(doc, checked.problem, uri)
             reports.append(f'{{"kind":"full",{head},"items":{items or ls.diagnostics_json(doc, uri)}}}')

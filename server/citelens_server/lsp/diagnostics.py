@@ -1,24 +1,27 @@
 """Findings -> LSP diagnostics as JSON text.
 
-A diagnostic is built as a plain JSON dict (see positions.py for why) carrying the
-finding's code, a `codeDescription` link to the rule's documentation, `source:
-"citelens"` and, in `data`, what the code-action handler needs to find the finding again
-(code and offsets, and the version they belong to).
+A diagnostic is written as JSON text directly (not through lsprotocol's classes: see
+positions.py) carrying the finding's code, a `codeDescription` link to the rule's
+documentation, `source: "citelens"`, its related places and, in `data`, what the
+code-action handler needs to find the finding again (its code and pointer).
 """
 
 from __future__ import annotations
 
 import json
+import json.encoder
 import logging
 from bisect import bisect_right
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from operator import is_
 from typing import TYPE_CHECKING, Any
 
-from citelens.session.catalog import RELATED_AT
-from citelens.source.line_index import LineIndex
-from citelens_server.lsp.positions import Encoding, span_range
+from citelens.source.line_index import LineIndex, count_units
+from citelens_server.lsp.positions import Encoding
 
 if TYPE_CHECKING:
-    from citelens.session import Finding
+    from citelens.session import FileResult, Finding
 
 log = logging.getLogger("citelens_server")
 
@@ -44,99 +47,223 @@ class DocLinks:
         return self._links[code]
 
 
-def to_diagnostic(
-    finding: Finding, index: LineIndex, encoding: Encoding, uri: str = "", links: DocLinks | None = None
-) -> dict[str, Any]:
-    diagnostic: dict[str, Any] = {
-        "range": span_range(index, finding.start, finding.end, encoding),
-        "severity": SEVERITY.get(finding.severity, 1),
-        "code": finding.code,
-        "source": SOURCE,
-        "message": finding.message,
-        "data": {"code": finding.code, "pointer": finding.pointer},
-    }
-    href = (links or DocLinks())(finding.code)
-    if href:
-        diagnostic["codeDescription"] = {"href": href}
-    related = finding.related if finding.data else ()
-    if related and uri:  # located by the engine; converted here like every range
-        diagnostic["relatedInformation"] = [
-            {
-                "location": {"uri": uri, "range": span_range(index, r.start, r.end, encoding)},
-                "message": r.message,
-            }
-            for r in related
-        ]
-    return diagnostic
+#: reports whose JSON is kept as one piece (a piece is reused while none of its reports changed)
+CHUNK = 64
+
+
+@dataclass(slots=True)
+class _Chunk:
+    """The JSON of `CHUNK` consecutive reports, and what it depends on: their lists of
+    findings (the same objects), the line the first starts on and the text of their lines
+    (so the same lines and columns), and where the other reports they relate to start."""
+
+    lists: list[Sequence[Finding]]
+    line: int
+    text: str
+    outside: tuple[int, ...]
+    outside_starts: tuple[_Start, ...]
+    json: bytes  # encoded once: written as it is on every later edit
+
+
+class JsonArray:
+    """A JSON array kept in pieces of encoded text, so a big one (a 10,000-report run's
+    diagnostics are 27 MB) is neither joined nor encoded again to be sent: the writer
+    writes its `parts`. `str()` gives it whole, for a message built as text."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, pieces: Iterable[bytes]) -> None:
+        parts = [b"["]
+        for piece in pieces:
+            if piece:
+                if len(parts) > 1:
+                    parts.append(b",")
+                parts.append(piece)
+        parts.append(b"]")
+        self.parts: list[bytes] = parts
+
+    def __str__(self) -> str:
+        return b"".join(self.parts).decode("ascii")
+
+    __format__ = lambda self, spec: str(self)  # noqa: E731  # in f-strings too
 
 
 class DiagnosticsJson:
-    """The diagnostics of one document as JSON text, reusing the text of every diagnostic
-    whose line is unchanged since the last time.
+    """The diagnostics of one document as JSON text, reusing the JSON of every report whose
+    findings and place are unchanged since the last time.
 
-    A one-character edit of a 1,000-report run changes one line; the other thousands of
-    diagnostics keep their line, column and text, so only the edited line's are converted
-    and serialised again. A diagnostic is keyed by its finding and its code-point line and
-    columns, and by the text of its lines (a character added earlier on the same line can
-    change its UTF-16 column without changing its code-point column).
+    A one-character edit of a 10,000-report run changes one report; the tens of thousands
+    of diagnostics of the others keep their line, column and text, so only the edited
+    report's are written again. A report's JSON is kept with its list of findings (the
+    session's, the same object while the texts of the report and of the reports its
+    findings relate to are unchanged: `PlacedOnRead`), the line each of those reports
+    starts on and the text before it on that line (columns count from there, in UTF-16
+    too). Runs of `CHUNK` reports are kept as one piece too, checked as a whole (their
+    lists, their first line, their text compared in place), so an edit costs a few
+    comparisons per piece rather than per report.
     """
 
     def __init__(self, links: DocLinks | None = None) -> None:
-        self._fragments: dict[tuple[Any, ...], str] = {}
         self._links = links or DocLinks()
+        #: id(report findings) -> (those findings, where it and its linked reports start, JSON of each)
+        self._reports: dict[int, tuple[Sequence[Finding], tuple[_Start, ...], list[str]]] = {}
+        self._chunks: dict[int, _Chunk] = {}
+        self._for: tuple[str, str] = ("", "")  # (encoding, uri) the kept JSON was made for
 
-    def render(self, findings: list[Finding], index: LineIndex, encoding: Encoding, uri: str = "") -> str:
-        starts, text = index.starts, index.text
-        size, last_line = len(text), len(starts) - 1
-        line_texts: dict[int, str] = {}
-        old: dict[tuple[Any, ...], str] = self._fragments
-        new: dict[tuple[Any, ...], str] = {}
-        parts: list[str] = []
+    def render(
+        self, findings: Iterable[Finding], index: LineIndex, encoding: Encoding, uri: str = ""
+    ) -> JsonArray:
+        """The JSON array of the diagnostics of `findings`."""
+        write = _Writer(index, encoding, uri, self._links)
+        return JsonArray(_encoded([write(f) for f in findings]))
 
-        def line_text(n: int) -> str:
-            found = line_texts.get(n)
-            if found is None:
-                found = line_texts[n] = text[starts[n] : index.line_end(n, with_break=True)]
-            return found
+    def render_result(
+        self, result: FileResult, index: LineIndex, encoding: Encoding, uri: str = ""
+    ) -> JsonArray:
+        """The JSON array of the diagnostics of a file's result, a report at a time when the
+        result keeps them so (`PlacedOnRead` in file order)."""
+        from citelens.session import PlacedOnRead, placed_in_file
 
-        def line_of(offset: int) -> int:
-            return bisect_right(starts, min(offset, size)) - 1
+        if not isinstance(result, PlacedOnRead) or not result.in_order:
+            return self.render(result.findings, index, encoding, uri)
+        if self._for != (encoding, uri):
+            self._reports, self._chunks, self._for = {}, {}, (encoding, uri)
+        write = _Writer(index, encoding, uri, self._links)
+        line_starts, text, starts, links = index.starts, index.text, result.starts, result.links
+        relative, count = result.relative, len(result.relative)
 
-        for f in findings:
-            start, end = min(f.start, size), min(f.end, size)
-            ls = bisect_right(starts, start) - 1  # most findings sit on one line: one search
-            le = ls if ls == last_line or end < starts[ls + 1] else bisect_right(starts, end) - 1
-            hs = line_text(ls)
-            he = hs if le == ls else line_text(le)
-            key: tuple[Any, ...] = (
-                f.code,
-                f.severity,
-                f.message,
-                f.pointer,
-                ls,
-                start - starts[ls],
-                le,
-                end - starts[le],
-                hs,
-                he,
+        def start_of(k: int) -> _Start:
+            at = starts[k]
+            line = bisect_right(line_starts, at) - 1
+            return line, text[line_starts[line] : at]
+
+        def lines_of(lo: int, hi: int) -> tuple[int, int, int]:
+            """(first line, start of it, end of the last line) of reports lo..hi-1."""
+            first = bisect_right(line_starts, starts[lo]) - 1
+            last = bisect_right(line_starts, starts[hi - 1]) - 1
+            end = line_starts[last + 1] if last + 1 < len(line_starts) else len(text)
+            return first, line_starts[first], end
+
+        kept_reports = self._reports
+
+        def report_json(k: int, found: Sequence[Finding]) -> list[str]:
+            linked = links.get(k)
+            where = (start_of(k), *(start_of(r) for r in linked)) if linked else (start_of(k),)
+            kept = kept_reports.get(id(found))
+            if kept is not None and kept[0] is found and kept[1] == where:
+                return kept[2]
+            at = starts[k]
+            fragments = [write(placed_in_file(f, at, starts)) for f in found]
+            kept_reports[id(found)] = (found, where, fragments)
+            return fragments
+
+        old, chunks = self._chunks, {}
+        parts = _encoded([write(f) for f in result.head])
+        for c, lo in enumerate(range(0, count, CHUNK)):
+            hi = min(lo + CHUNK, count)
+            lists = relative[lo:hi]
+            first, begin, end = lines_of(lo, hi)
+            chunk = old.get(c)
+            if (
+                chunk is None
+                or chunk.line != first
+                or len(chunk.text) != end - begin
+                or len(chunk.lists) != len(lists)
+                or not all(map(is_, chunk.lists, lists))
+                or not text.startswith(chunk.text, begin)
+                or chunk.outside_starts != tuple(start_of(r) for r in chunk.outside)
+            ):
+                pieces: list[str] = []
+                outside: dict[int, None] = {}
+                for k in range(lo, hi):
+                    if relative[k]:
+                        pieces += report_json(k, relative[k])
+                        for r in links.get(k, ()):
+                            if not lo <= r < hi:
+                                outside[r] = None
+                json_ = ",".join(pieces).encode("ascii")
+                chunk = _Chunk(
+                    lists, first, text[begin:end], tuple(outside), tuple(map(start_of, outside)), json_
+                )
+            chunks[c] = chunk
+            parts.append(chunk.json)
+        self._chunks = chunks
+        if len(kept_reports) > 2 * count + 100:  # lists of reports that no longer exist
+            alive = {id(found) for found in relative}
+            self._reports = {key: value for key, value in kept_reports.items() if key in alive}
+        return JsonArray(parts)
+
+
+#: where a report starts: its line, and the text before it on that line
+_Start = tuple[int, str]
+
+
+def _encoded(fragments: list[str]) -> list[bytes]:
+    return [",".join(fragments).encode("ascii")] if fragments else []
+
+
+class _Writer:
+    """One diagnostic's JSON text, written directly: building a dict per diagnostic and
+    dumping it was most of the time of publishing thousands."""
+
+    def __init__(self, index: LineIndex, encoding: Encoding, uri: str, links: DocLinks) -> None:
+        self.starts, self.text, self.size = index.starts, index.text, len(index.text)
+        self.lines = len(index.starts)
+        self.utf32 = encoding == "utf-32"
+        self.encoding, self.uri, self.links = encoding, uri, links
+        self.ascii: dict[int, bool] = {}  # line -> whether it is ASCII (its columns are offsets)
+        self.hrefs: dict[str, str] = {}
+
+    def position(self, offset: int) -> str:
+        offset = min(max(offset, 0), self.size)
+        starts = self.starts
+        line = bisect_right(starts, offset) - 1
+        start = starts[line]
+        if self.utf32:
+            column = offset - start
+        else:
+            plain = self.ascii.get(line)
+            if plain is None:
+                end = starts[line + 1] if line + 1 < self.lines else self.size
+                plain = self.ascii[line] = self.text[start:end].isascii()
+            column = offset - start if plain else count_units(self.text[start:offset], self.encoding)
+        return f'{{"line":{line},"character":{column}}}'
+
+    def range(self, start: int, end: int) -> str:
+        return f'{{"start":{self.position(start)},"end":{self.position(end)}}}'
+
+    def __call__(self, f: Finding) -> str:
+        code = f.code
+        href = self.hrefs.get(code)
+        if href is None:
+            link = self.links(code)
+            href = self.hrefs[code] = f',"codeDescription":{{"href":{_string(link)}}}' if link else ""
+        severity = SEVERITY.get(f.severity, 1)
+        c, m, p = _string(code), _string(f.message), _string(f.pointer)
+        out = (
+            f'{{"range":{self.range(f.start, f.end)},"severity":{severity},"code":{c},'
+            f'"source":"{SOURCE}","message":{m},"data":{{"code":{c},"pointer":{p}}}{href}'
+        )
+        related = f.related if f.data else ()
+        if related and self.uri:  # located by the engine; converted here like every range
+            uri = _string(self.uri)
+            out += (
+                ',"relatedInformation":['
+                + ",".join(
+                    f'{{"location":{{"uri":{uri},"range":{self.range(r.start, r.end)}}},'
+                    f'"message":{_string(r.message)}}}'
+                    for r in related
+                )
+                + "]"
             )
-            related = f.data.get(RELATED_AT) if f.data else None
-            if related:  # a related place may sit on another line: its line is part of the key
-                for _, ds, de in related:
-                    rs, rl = min(f.start + ds, size), line_of(f.start + ds)
-                    re_, rle = min(f.start + de, size), line_of(f.start + de)
-                    key += (rl, rs - starts[rl], line_text(rl), rle, re_ - starts[rle], line_text(rle))
-            fragment = old.get(key)
-            if fragment is None:
-                fragment = json.dumps(to_diagnostic(f, index, encoding, uri, self._links))
-            new[key] = fragment
-            parts.append(fragment)
-        self._fragments = new
-        if not parts:
-            return "[]"
-        parts[0] = "[" + parts[0]
-        parts[-1] += "]"  # after the first: they are the same part when there is one
-        return ",".join(parts)  # one copy: `"[" + join + "]"` made two more of a 50 MB run's 11 MB
+        return out + "}"
+
+
+def _string(value: Any) -> str:
+    return _encode(value) if isinstance(value, str) else json.dumps(value)
+
+
+_encode: Callable[[str], str] = json.encoder.encode_basestring_ascii
 
 
 def finding_for(code: Any, start: int, end: int, findings: list[Finding], lines: LineIndex) -> Finding | None:

@@ -64,8 +64,8 @@ class BatchLines:
 
     def replace(self, start: int, end: int, text: str) -> None:
         """Replace [start, end) (code points of the current text) by `text`."""
-        first = self._line_of(start)
-        last = self._line_of(end)
+        ends = list(accumulate(map(len, self.lines)))  # C loops: microseconds for 1,000 lines
+        first, last = self._line_of(ends, start), self._line_of(ends, end)
         lo, hi = max(first - 1, 0), min(last + 2, len(self.lines))
         base = self._start(lo)
         region = "".join(self.lines[lo:hi])
@@ -75,8 +75,7 @@ class BatchLines:
             pieces.pop()  # (an empty remainder: the next line follows it)
         self.lines[lo:hi] = pieces
 
-    def _line_of(self, offset: int) -> int:
-        ends = list(accumulate(map(len, self.lines)))  # C loops: microseconds for 1,000 lines
+    def _line_of(self, ends: list[int], offset: int) -> int:
         return min(bisect_right(ends, offset), len(self.lines) - 1)
 
 

@@ -44,6 +44,7 @@ from citelens_server.runtime.problems import Problem
 
 if TYPE_CHECKING:
     from citelens.session import OpenDocument
+    from citelens_server.lsp.diagnostics import JsonArray
     from citelens_server.runtime.server import CiteLensServer
 
 log = logging.getLogger("citelens_server")
@@ -72,7 +73,7 @@ class Checked:
     doc: OpenDocument
     version: int | None
     generation: int
-    diagnostics: str | None
+    diagnostics: JsonArray | None
     problem: Problem | None = None
 
 

@@ -147,7 +147,7 @@ class CiteLensProtocol(LanguageServerProtocol):
         else:
             super()._send_response(msg_id, result, error)
 
-    def send_body(self, *parts: str) -> None:
+    def send_body(self, *parts: str | bytes) -> None:
         """Write one message whose JSON text is already made, given in `parts` (ASCII: see
         `Json`), so a big one is neither joined nor encoded on the event loop when the
         writer takes parts (runtime/stdio.py's writes them from its thread)."""
@@ -161,7 +161,8 @@ class CiteLensProtocol(LanguageServerProtocol):
         if write_parts is not None:
             write_parts((header.encode(self.CHARSET), *parts))
             return
-        res = self.writer.write((header + "".join(parts)).encode(self.CHARSET))
+        body = b"".join(p if isinstance(p, bytes) else p.encode(self.CHARSET) for p in parts)
+        res = self.writer.write(header.encode(self.CHARSET) + body)
         if inspect.isawaitable(res):
             self._pending_write = asyncio.ensure_future(res)
 

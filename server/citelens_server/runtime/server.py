@@ -24,7 +24,7 @@ from pygls.lsp.server import LanguageServer
 from citelens import __version__
 from citelens.session.errors import SETTINGS_ERRORS
 from citelens_server.lsp.capabilities import supports
-from citelens_server.lsp.diagnostics import SOURCE, DiagnosticsJson, DocLinks
+from citelens_server.lsp.diagnostics import SOURCE, DiagnosticsJson, DocLinks, JsonArray
 from citelens_server.lsp.edits import workspace_edit
 from citelens_server.lsp.positions import Encoding, offset_at
 from citelens_server.runtime.checks import BackgroundChecks, Checked
@@ -168,7 +168,7 @@ class CiteLensServer(LanguageServer):
         """Push a worker's result (the caller made sure it is for the current version)."""
         if self.pull:
             return  # kept in `checks.latest` for the client's next pull
-        diagnostics = checked.diagnostics
+        diagnostics: JsonArray | str = checked.diagnostics or "[]"
         if checked.problem is not None:
             diagnostics = self.settings_problem(checked.doc, checked.problem, uri)
         else:
@@ -178,18 +178,17 @@ class CiteLensServer(LanguageServer):
         head = f'{{"jsonrpc":"2.0","method":"{types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS}","params":{{"uri":{json.dumps(uri)}'
         if version is not None:
             head += f',"version":{int(version)}'
-        self.protocol.send_body(
-            f'{head},"diagnostics":', diagnostics or "[]", "}}"
-        )  # not joined: it may be MBs
+        body = diagnostics.parts if isinstance(diagnostics, JsonArray) else [diagnostics]
+        self.protocol.send_body(f'{head},"diagnostics":', *body, "}}")  # not joined: it may be MBs
 
-    def diagnostics_json(self, doc: OpenDocument, uri: str | None = None) -> str:
+    def diagnostics_json(self, doc: OpenDocument, uri: str | None = None) -> JsonArray:
         """The JSON array of the document's current diagnostics (`uri`: the client's name
         of the document, for related locations in it)."""
         result = doc.result
         rendered = self.rendered.get(doc.uri)
         if rendered is None:
             rendered = self.rendered[doc.uri] = DiagnosticsJson(self.links)
-        return rendered.render(result.findings, doc.line_index, self.encoding, uri or doc.uri)
+        return rendered.render_result(result, doc.line_index, self.encoding, uri or doc.uri)
 
     def settings_problem(self, doc: OpenDocument, problem: Problem, uri: str | None = None) -> str:
         """A settings, spec or topics file that cannot be used: logged, shown on the file

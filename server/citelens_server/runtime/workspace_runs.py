@@ -82,7 +82,7 @@ def check_on_disk(ls: CiteLensServer, path: Path) -> DiskCheck:
     except Exception as exc:  # a settings or read problem: reported, the scan goes on
         log.warning("%s: not checked: %s", path, exc)
         return DiskCheck(result_id, "[]", error=str(exc))
-    items = DiagnosticsJson(ls.links).render(result.findings, result.line_index, ls.encoding, uri)
+    items = str(DiagnosticsJson(ls.links).render(result.findings, result.line_index, ls.encoding, uri))
     from citelens.session.run_summary import support_figures
 
     about = {"reports": result.reports, **support_figures(result)}

@@ -16,13 +16,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from pathlib import Path
-from typing import Any, TypeAlias, cast
+from typing import Any, cast
 
 from citelens.check import workers
-from citelens.check.finding import RELATED, RELATED_AT, Finding, Fix, Related, Severity, Target
+from citelens.check.file_level import FileLevel, FileLevelCache, grouped, relative_findings
+from citelens.check.finding import RELATED, RELATED_AT, Finding, Fix, Related, Severity
 from citelens.check.fix_context import FixContext
 from citelens.check.registry import REPORT_CHECKS, RULES, STRUCTURE_CODES, SUPPORT_CODES, fix_for
-from citelens.check.result import FileResult
+from citelens.check.result import FileResult, placed_in_file
 from citelens.check.rules.coverage import ReportFacts, check_coverage, report_facts, topic_findings
 from citelens.check.rules.documents import DocumentSources, check_documents, document_refs
 from citelens.check.rules.support import SupportHook, check_support
@@ -41,11 +42,6 @@ _PROBLEM_CODES = {
     "overflow": "json_syntax",
     "surrogate": "encoding",
 }
-
-
-#: where file-level findings go inside their reports, kept across calls by a session:
-#: (id of the report's value, pointer, target) -> (that value, start, end in the report)
-SpanCache: TypeAlias = dict[tuple[int, str, Target] | None, tuple[object, int, int]]
 
 
 def run_rules(
@@ -222,69 +218,75 @@ class Checker:
         facts: list[ReportFacts],
         *,
         presorted: bool = False,
-        spans: SpanCache | None = None,
     ) -> FileResult:
         """The file's result from its reports' findings (placed, severities applied) and
-        facts: adds the text problems and the cross-report findings, then sorts.
-
-        For a caller that re-assembles a file after every edit (`citelens.session`):
-        `presorted` says `report_findings` are in file order already, so only the few
-        file-level findings are sorted in; `spans` is a cache, kept across calls, of where
-        a file-level finding goes inside its report (keyed by the report's decoded value,
-        which stands for its unchanged text)."""
-        text = source.text
-        findings: list[Finding] = [
-            Finding(p.code, "error", p.message, start=p.start, end=p.end) for p in source.problems
+        facts: adds the text problems and the cross-report findings, then sorts
+        (`presorted`: `report_findings` are in file order already, so only the few
+        file-level findings are sorted in)."""
+        level = self.file_findings(source, facts)
+        starts = [item.start for item in source.items]
+        findings = level.whole + [
+            placed_in_file(f, starts[k], starts) for k, found in level.reports.items() for f in found
         ]
-        if source.syntax is not None:
-            findings.append(_syntax(source.syntax.message, source.syntax.offset))
-        by_index = {item.index: item for item in source.items}
-        locators: dict[int, Locator] = {}  # a report with several file-level findings is read once
-
-        def locator_of(index: int) -> Locator:
-            locator = locators.get(index)
-            if locator is None:
-                locator = locators[index] = Locator(text, by_index[index].start, unique_keys=True)
-            return locator
-
-        def span_in(index: int, pointer: str, target: Target) -> tuple[int, int]:
-            return _span(text, by_index[index], pointer, target, locator_of(index))
-
-        def add(index: int | None, finding: Finding) -> None:
-            if index is None:
-                findings.append(finding.with_span(0, 1))
-                return
-            item = by_index[index]
-            key = (id(item.value), finding.pointer, finding.target) if spans is not None else None
-            hit = spans.get(key) if spans is not None else None
-            if hit is not None and hit[0] is item.value:
-                start, end = item.start + hit[1], item.start + hit[2]
-            else:
-                start, end = span_in(index, finding.pointer, finding.target)
-                if spans is not None:
-                    spans[key] = (item.value, start - item.start, end - item.start)
-            if RELATED in finding.data:  # another report's place: located here, where all are at hand
-                locate_related(
-                    finding.data,
-                    start,
-                    lambda r: (
-                        span_in(index if r.report is None else r.report, r.pointer, r.target)
-                        if (r.report is None or r.report in by_index)
-                        else None
-                    ),
-                )
-            findings.append(finding.with_span(start, end))  # no fixer exists for these codes
-
-        check_coverage(facts, self.spec, self.topics, add)
-        if self.sources is not None:
-            check_documents(facts, self.sources, add)
-        findings = self.policy.apply(findings)
+        findings = sorted_in_slices(findings)
         if presorted:
-            findings = merged_in_order(sorted_in_slices(findings), report_findings)
+            findings = merged_in_order(findings, report_findings)
         else:
             findings += report_findings
             findings.sort(key=_order)
         return FileResult(path, source.line_index, findings, len(source.items))
+
+    def file_findings(
+        self, source: SourceFile, facts: list[ReportFacts], kept: FileLevelCache | None = None
+    ) -> FileLevel:
+        """The file-level findings (text problems, a syntax error of the whole text, the
+        cross-report rules), severities applied: those about the whole file placed, the
+        others relative to their report (see file_level.py).
+
+        `kept` is for a caller that re-assembles a file after every edit (`citelens.session`):
+        kept across calls, it saves the cross-report rules when no report's facts changed,
+        and a report's findings while its text and the texts of the reports they relate to
+        are unchanged (the decoded values stand for the texts)."""
+        whole = [Finding(p.code, "error", p.message, start=p.start, end=p.end) for p in source.problems]
+        if source.syntax is not None:
+            whole.append(_syntax(source.syntax.message, source.syntax.offset))
+        whole = self.policy.apply(whole)
+        if kept is None:
+            kept = FileLevelCache()
+        if not kept.same_facts(facts):
+            kept.found(
+                facts,
+                self._severities_applied(lambda add: check_coverage(facts, self.spec, self.topics, add)),
+            )
+        whole += kept.whole
+        groups, links = kept.groups, kept.links
+        sources = self.sources
+        if sources is not None:  # asked on every call: their answers may change
+            more, by_report, _ = grouped(
+                self._severities_applied(lambda add: check_documents(facts, sources, add))
+            )
+            whole += more
+            if by_report:
+                groups = {
+                    k: groups.get(k, []) + by_report.get(k, []) for k in groups.keys() | by_report.keys()
+                }
+        reports = relative_findings(source.text, source.items, kept, groups, _span)
+        return FileLevel(sorted_in_slices(whole), reports, links)
+
+    def _severities_applied(
+        self, rules: Callable[[Callable[[int | None, Finding], None]], None]
+    ) -> list[tuple[int | None, Finding]]:
+        """What file-level `rules` add, as (report index or None, finding), severities applied."""
+        found: list[tuple[int | None, Finding]] = []
+        policy = self.policy
+
+        def add(index: int | None, f: Finding) -> None:
+            severity = policy.severity(f.code)
+            if severity is not None:
+                found.append((index, f if f.severity == severity else f.with_severity(severity)))
+
+        rules(add)
+        return found
 
     # --- one report -----------------------------------------------------------------
     def report_outcome(self, text: str, item: Item) -> tuple[list[Finding], ReportFacts | None]:

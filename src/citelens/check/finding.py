@@ -14,6 +14,9 @@ from typing import Any, Literal, NamedTuple
 from citelens.source.edits import Applicability, Edit, Fix
 
 __all__ = [
+    "RELATED",
+    "RELATED_AT",
+    "RELATED_IN",
     "SEVERITIES",
     "Applicability",
     "Edit",
@@ -59,6 +62,10 @@ class RelatedSpan(NamedTuple):
 #: `Finding.data` keys: the rule's related places, and where the engine located them
 #: (offsets relative to the finding's start, so they move with it)
 RELATED, RELATED_AT = "related", "related_at"
+#: ... or, for a file-level finding kept relative to its report (`Checker.file_findings`),
+#: (message, report, start, end) with offsets relative to that report's start: the places
+#: stay right while the reports move apart (`check.result.placed_in_file` places them)
+RELATED_IN = "related_in"
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,3 +118,34 @@ class Finding:
             self.fix,
             self.data,
         )
+
+
+_FIELDS = ("code", "severity", "message", "pointer", "target", "start", "end", "topic_id", "fix", "data")
+_SET = {name: Finding.__dict__[name].__set__ for name in _FIELDS} if Finding.__slots__ == _FIELDS else {}
+
+
+def placed(f: Finding, by: int) -> Finding:
+    """`f.with_span(f.start + by, f.end + by)`, about twice as fast: an open document keeps
+    each report's findings relative to the report and places thousands of them in the file
+    when its whole result is read. (Built through the slots, which the frozen dataclass's `__init__` also sets, one
+    `object.__setattr__` call at a time; the general path when the fields differ.)"""
+    if not _SET:
+        return f.with_span(f.start + by, f.end + by)
+    g = _NEW(Finding)
+    _S_CODE(g, f.code)
+    _S_SEVERITY(g, f.severity)
+    _S_MESSAGE(g, f.message)
+    _S_POINTER(g, f.pointer)
+    _S_TARGET(g, f.target)
+    _S_START(g, f.start + by)
+    _S_END(g, f.end + by)
+    _S_TOPIC(g, f.topic_id)
+    _S_FIX(g, f.fix)
+    _S_DATA(g, f.data)
+    return g
+
+
+_NEW = object.__new__
+if _SET:
+    _S_CODE, _S_SEVERITY, _S_MESSAGE, _S_POINTER, _S_TARGET = (_SET[n] for n in _FIELDS[:5])
+    _S_START, _S_END, _S_TOPIC, _S_FIX, _S_DATA = (_SET[n] for n in _FIELDS[5:])

@@ -33,7 +33,7 @@ from citelens import lazy_export
 
 if TYPE_CHECKING:
     from citelens.check.finding import Finding
-    from citelens.check.result import FileResult
+    from citelens.check.result import FileResult, PlacedOnRead, placed_in_file
     from citelens.config.settings import Settings
     from citelens.fixes.apply import FixOutcome
     from citelens.session.changes import TextChange
@@ -55,6 +55,8 @@ _EXPORTS = {
     "FixOutcome": "citelens.fixes.apply",
     "NodeInfo": "citelens.session.lookup",
     "OpenDocument": "citelens.session.open_document",
+    "PlacedOnRead": "citelens.check.result",
+    "placed_in_file": "citelens.check.result",
     "SentenceInfo": "citelens.session.lookup",
     "Settings": "citelens.config.settings",
     "TextChange": "citelens.session.changes",
@@ -71,10 +73,12 @@ __all__ = [
     "FixOutcome",
     "NodeInfo",
     "OpenDocument",
+    "PlacedOnRead",
     "SentenceInfo",
     "Settings",
     "TextChange",
     "Workspace",
+    "placed_in_file",
 ]
 
 

@@ -3,18 +3,20 @@ incrementally, with lookups by offset, fixes on demand and conversion as edits."
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from citelens.check.file_level import FileLevelCache
 from citelens.check.finding import Finding, Fix
-from citelens.check.result import FileResult
+from citelens.check.result import FileResult, PlacedOnRead
 from citelens.check.rules.coverage import ReportFacts
+from citelens.session.assembly import Merged
 from citelens.session.changes import TextChange
 from citelens.session.conversion import ConversionResult, convert_items
 from citelens.session.lookup import CitationInfo, NodeInfo, SentenceInfo, node_at, sentences
-from citelens.session.reports import Outcome, Reports, placed
+from citelens.session.reports import Outcome, Reports
 from citelens.source.json_nodes import Node
 from citelens.source.line_index import LineIndex
 from citelens.source.run_text import Item, TextProblem
@@ -50,10 +52,8 @@ class OpenDocument:
         self._result: FileResult | None = None
         self._checker: Checker | None = None
         self._generation = -1
-        self._spans: dict[Any, Any] = {}
-        self._assembly: _Assembly | None = (
-            None  # where file-level findings go in each report (see file_result)
-        )
+        self._file_level = FileLevelCache()  # what the file-level rules keep across edits
+        self._merged = Merged()
         #: told (reports checked, reports) every `PROGRESS_EVERY` reports of a `result`
         #: that checks them: an editor's progress bar for a big file's first check
         self.progress: Callable[[int, int], None] | None = None
@@ -108,7 +108,7 @@ class OpenDocument:
             checker = self.workspace.checker_for(self.path)
             if checker is not self._checker:
                 self._reports.forget_outcomes()
-                self._spans.clear()
+                self._file_level, self._merged = FileLevelCache(), Merged()
                 self._result = None
             self._checker, self._generation = checker, generation
         return self._checker
@@ -131,55 +131,43 @@ class OpenDocument:
 
     @property
     def result(self) -> FileResult:
-        """The findings of the current text: exactly what `citelens check` gives for it."""
+        """The findings of the current text: exactly what `citelens check` gives for it,
+        kept per report and placed in the file when read (`PlacedOnRead`): an edit costs
+        the edited reports' check and the file-level rules, not every finding moved."""
         checker = self.checker
         if self._result is not None:
             return self._result
         reports = self._reports
         text, outcomes, items = reports.text, reports.outcomes, reports.items
-        # the reports before the first changed one contribute what they did last time
-        kept, previous = reports.unchanged, self._assembly
-        if previous is None or kept == 0:
-            kept, findings, facts, ends = 0, [], [], []
-        else:
-            ends = previous.ends[:kept]
-            findings = previous.findings[: ends[-1][0]]
-            facts = previous.facts[: ends[-1][1]]
         progress = self.progress
-        for n in range(kept, len(items)):
-            item, outcome = items[n], outcomes[n]
-            if progress is not None and n % PROGRESS_EVERY == 0:
-                progress(n, len(items))
+        facts: list[ReportFacts] = []
+        for n, item in enumerate(items):
+            outcome = outcomes[n]
             if outcome is None:
+                if progress is not None and n % PROGRESS_EVERY == 0:
+                    progress(n, len(items))
                 found, fact = checker.report_outcome(text, item)
                 found = sorted(found, key=_order)  # reports are in file order: so is the whole
                 outcome = outcomes[n] = Outcome(found, replace(fact, index=item.index) if fact else None)
-            if outcome.findings:
-                at = item.start
-                if outcome.placed_at != at:
-                    outcome.placed = [placed(f, at) for f in outcome.findings]
-                    outcome.placed_at = at
-                findings += outcome.placed  # type: ignore[arg-type]
             fact = outcome.facts
             if fact is not None:
                 if fact.index != item.index:
                     fact = outcome.facts = replace(fact, index=item.index)
                 facts.append(fact)
-            ends.append((len(findings), len(facts)))
-        self._assembly = _Assembly(findings[:], facts, ends)  # file_result inserts into `findings`
-        reports.unchanged = len(items)
-        name = str(self.path) if self.path is not None else self.uri
-        if len(self._spans) > 4 * len(reports.items) + 1000:
-            self._spans.clear()  # places of reports that no longer exist
-        self._result = checker.file_result(
-            reports.source(),
-            name,
-            findings,
-            facts,
+        starts = [item.start for item in items]
+        level = checker.file_findings(reports.source(), facts, self._file_level)
+        own: list[Sequence[Finding]] = [o.findings for o in outcomes]  # type: ignore[union-attr]  # all set above
+        head, relative = self._merged.lists(starts, own, level)
+        self._result = PlacedOnRead(
+            str(self.path) if self.path is not None else self.uri,
+            reports.lines,
+            head=head,
+            starts=starts,
+            relative=relative,
+            links=level.links,
             # each report's findings lie inside its line; in an array, a broken element's
             # syntax error can sit on the next element's first character
-            presorted=reports.layout == "jsonl",
-            spans=self._spans,
+            in_order=reports.layout == "jsonl",
         )
         return self._result
 
@@ -298,16 +286,6 @@ class OpenDocument:
                 broken.append(Finding("json_syntax", "error", reports.syntax.message, start=at, end=at + 1))
             out.broken = broken + out.broken
         return out
-
-
-@dataclass
-class _Assembly:
-    """The reports' findings and facts as last put together, and where each report's
-    end in those lists (so the unchanged reports before an edit are taken as a block)."""
-
-    findings: list[Finding]
-    facts: list[ReportFacts]
-    ends: list[tuple[int, int]]
 
 
 def _order(f: Finding) -> tuple[int, int, str]:

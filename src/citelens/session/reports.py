@@ -38,8 +38,6 @@ class Outcome:
 
     findings: list[Finding]
     facts: ReportFacts | None
-    placed: list[Finding] | None = None  # the findings at `placed_at` (file offsets)
-    placed_at: int = -1
 
 
 class Reports:
@@ -54,9 +52,6 @@ class Reports:
         self.problems: list[TextProblem] = source.problems
         self.syntax: JsonSyntaxError | None = source.syntax
         self.outcomes: list[Outcome | None] = [None] * len(self.items)
-        # items[:unchanged] kept their place, index and outcome since the document last
-        # assembled its result (it sets this to len(items) then)
-        self.unchanged = 0
 
     @property
     def text(self) -> str:
@@ -67,7 +62,6 @@ class Reports:
 
     def forget_outcomes(self) -> None:
         self.outcomes = [None] * len(self.items)
-        self.unchanged = 0
 
     def replace(self, start: int, end: int, new_text: str) -> None:
         """Apply one edit (offsets clamped into the text, in order)."""
@@ -95,7 +89,6 @@ class Reports:
     def _reread(self, lines: LineIndex) -> None:
         source = read_source(lines.text)
         self.lines, self.layout, self.items = source.line_index, source.layout, source.items
-        self.unchanged = 0
         self.problems, self.syntax = source.problems, source.syntax
 
     def _edit_element(self, lines: LineIndex, start: int, end: int, new_text: str) -> bool:
@@ -116,9 +109,7 @@ class Reports:
             return False  # now with blanks at an edge: let the whole array be read again
         items[k] = Item(k, item.start, new_end, parsed.value, None, parsed.problems, parsed.node)
         self.outcomes[k] = None
-        self.unchanged = min(self.unchanged, k)
-        for later in items[k + 1 :]:
-            _moved(later, later.index, delta)
+        _all_moved(items[k + 1 :], 0, delta)
         if self.syntax is not None and self.syntax.offset >= end:
             self.syntax = JsonSyntaxError(self.syntax.message, self.syntax.offset + delta)
         self._after_edit(lines, new_text)
@@ -158,44 +149,26 @@ class Reports:
             else:
                 middle.append(_moved(items[k], index, start_ - items[k].start))
                 middle_outcomes.append(outcomes[k])
-        shift = lo + len(middle) - hi
-        moved = [_moved(item, item.index + shift, delta) for item in items[hi:]]
-        self.items = items[:lo] + middle + moved
+        later = items[hi:]
+        _all_moved(later, lo + len(middle) - hi, delta)
+        self.items = items[:lo] + middle + later
         self.outcomes = outcomes[:lo] + middle_outcomes + outcomes[hi:]
-        self.unchanged = min(self.unchanged, lo)
         self._after_edit(lines, new_text)
         self.syntax = None
 
 
-_FIELDS = ("code", "severity", "message", "pointer", "target", "start", "end", "topic_id", "fix", "data")
-_SET = {name: Finding.__dict__[name].__set__ for name in _FIELDS} if Finding.__slots__ == _FIELDS else {}
-
-
-def placed(f: Finding, by: int) -> Finding:
-    """`f.with_span(f.start + by, f.end + by)`, about twice as fast: after an edit every
-    finding of every report below it moves, thousands per keystroke in a big file.
-    (Built through the slots, which the frozen dataclass's `__init__` also sets, one
-    `object.__setattr__` call at a time; the general path when the fields differ.)"""
-    if not _SET:
-        return f.with_span(f.start + by, f.end + by)
-    g = _NEW(Finding)
-    _S_CODE(g, f.code)
-    _S_SEVERITY(g, f.severity)
-    _S_MESSAGE(g, f.message)
-    _S_POINTER(g, f.pointer)
-    _S_TARGET(g, f.target)
-    _S_START(g, f.start + by)
-    _S_END(g, f.end + by)
-    _S_TOPIC(g, f.topic_id)
-    _S_FIX(g, f.fix)
-    _S_DATA(g, f.data)
-    return g
-
-
-_NEW = object.__new__
-if _SET:
-    _S_CODE, _S_SEVERITY, _S_MESSAGE, _S_POINTER, _S_TARGET = (_SET[n] for n in _FIELDS[:5])
-    _S_START, _S_END, _S_TOPIC, _S_FIX, _S_DATA = (_SET[n] for n in _FIELDS[5:])
+def _all_moved(items: list[Item], shift: int, by: int) -> None:
+    """`_moved` of every report after an edit (their index `shift`ed), with the common case
+    inline: thousands of reports move on each keystroke in a big file, and most hold no
+    offsets of their own besides their span."""
+    for item in items:
+        if shift:
+            item.index += shift
+        if by:
+            item.start += by
+            item.end += by
+            if item.syntax is not None or item.problems or item._node is not None:
+                _inner_moved(item, by)
 
 
 def _moved(item: Item, index: int, by: int) -> Item:
@@ -206,21 +179,26 @@ def _moved(item: Item, index: int, by: int) -> Item:
     if by:
         item.start += by
         item.end += by
-        if item.syntax is not None:
-            item.syntax.offset += by
-        for p in item.problems:
-            p.start += by
-            p.end += by
-            if p.first_key:
-                p.first_key = (p.first_key[0] + by, p.first_key[1] + by)
-        if item._node is not None:
-            for node in item._node.walk():
-                node.start += by
-                node.end += by
-                for m in node.members:
-                    m.key_start += by
-                    m.key_end += by
+        _inner_moved(item, by)
     return item
+
+
+def _inner_moved(item: Item, by: int) -> None:
+    """The offsets a moved report holds besides its span, moved with it."""
+    if item.syntax is not None:
+        item.syntax.offset += by
+    for p in item.problems:
+        p.start += by
+        p.end += by
+        if p.first_key:
+            p.first_key = (p.first_key[0] + by, p.first_key[1] + by)
+    if item._node is not None:
+        for node in item._node.walk():
+            node.start += by
+            node.end += by
+            for m in node.members:
+                m.key_start += by
+                m.key_end += by
 
 
 def _first_at_or_after(items: list[Item], offset: int, lo: int = 0) -> int:
