@@ -47,6 +47,10 @@ def _stamp(path: Path) -> _Stamp:
     return st.st_mtime_ns, st.st_size
 
 
+#: files whose settings are kept (a workspace walk may ask for thousands)
+SETTINGS_KEPT = 4096
+
+
 class Workspace:
     """Settings, checkers and open documents of one editor window or one CLI run.
 
@@ -83,6 +87,8 @@ class Workspace:
         self._configs: dict[Path, Path | None] = {}  # folder -> its project file
         self._loaded: dict[Path, ProjectFile] = {}  # project file -> what it holds
         self._checkers: dict[tuple[Any, ...], Checker] = {}
+        #: file -> (generation, its settings): settings change only with the generation
+        self._settings: dict[Path | None, tuple[int, Settings]] = {}
         #: with support off, the support runs hovers judge with: (generation, settings key) -> run
         self._lookup_runs: dict[tuple[Any, ...], SupportRun] = {}
         self._stamps: dict[Path, _Stamp] = {}
@@ -109,12 +115,22 @@ class Workspace:
         found walking up from the file, else the editor settings of the folder holding
         it, else the initialization options, else the default. Raises `ConfigError` for a
         broken project file."""
+        key = Path(path).absolute() if path is not None else None
+        kept = self._settings.get(key)
+        if kept is not None and kept[0] == self.generation:
+            return kept[1]
+        settings = self._resolve_settings(key)
+        if len(self._settings) >= SETTINGS_KEPT:
+            self._settings.clear()
+        self._settings[key] = (self.generation, settings)
+        return settings
+
+    def _resolve_settings(self, path: Path | None) -> Settings:
         layers = [*self._user_layer(), self._init]
         source = None
         if None in self._editor:
             layers.append(self._editor[None])
         if path is not None:
-            path = Path(path).absolute()
             folder = self._editor_folder(path)
             if folder is not None:
                 layers.append(self._editor[folder])
