@@ -16,9 +16,10 @@ PIECES = ["😀", "漢字", "\r\n", "\r", "\n", "\u2028", "x", "", "é", "{", "a
 
 @pytest.mark.parametrize("encoding", ["utf-8", "utf-16", "utf-32"])
 @pytest.mark.parametrize("seed", range(4))
-def test_batch_lines_agree_with_the_edited_index(encoding, seed) -> None:
-    rng = random.Random(f"{encoding}-{seed}")
-    text = "".join(rng.choice(PIECES) for _ in range(60))
+@pytest.mark.parametrize("size", [60, 600])  # 600: edits far apart leave many segments
+def test_batch_lines_agree_with_the_edited_index(encoding, seed, size) -> None:
+    rng = random.Random(f"{encoding}-{seed}-{size}")
+    text = "".join(rng.choice(PIECES) for _ in range(size))
     index = LineIndex(text)
     batch = BatchLines(index)
     for _ in range(80):
@@ -35,7 +36,9 @@ def test_batch_lines_agree_with_the_edited_index(encoding, seed) -> None:
         new = rng.choice(PIECES)
         batch.replace(start, end, new)
         index = index.edited(start, end, new)
-        assert "".join(batch.lines) == index.text
+        assert batch.text() == index.text
+        start, end, new = batch.net_change()
+        assert text[:start] + new + text[end:] == index.text
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -120,3 +120,51 @@ def test_attrs_compiles_generated_methods_through_one_function() -> None:
 
     params = list(inspect.signature(make._compile_and_eval).parameters)
     assert params[:4] == ["script", "globs", "locs", "filename"]
+
+
+CHANGES = [
+    {"textDocument": {"uri": "file:///r.jsonl", "version": 7}, "contentChanges": []},
+    {
+        "textDocument": {"uri": "file:///r.jsonl", "version": 2},
+        "contentChanges": [
+            {
+                "range": {"start": {"line": 0, "character": 3}, "end": {"line": 1, "character": 0}},
+                "text": "é\n",
+            },
+            {"text": '{"a": 1}\n'},
+            {
+                "range": {"start": {"line": 4, "character": 0}, "end": {"line": 4, "character": 2}},
+                "rangeLength": 2,
+                "text": "",
+            },
+        ],
+    },
+]
+#: params pygls structures itself (and answers or logs): `change_params` leaves them alone
+NOT_FAST = [
+    {"textDocument": {"uri": "file:///r.jsonl"}, "contentChanges": []},  # no version
+    {"textDocument": {"uri": "file:///r.jsonl", "version": "3"}, "contentChanges": []},
+    {
+        "textDocument": {"uri": "file:///r.jsonl", "version": 1},
+        "contentChanges": [{"range": None, "text": ""}],
+    },
+    {
+        "textDocument": {"uri": "file:///r.jsonl", "version": 1},
+        "contentChanges": [
+            {"range": {"start": {"line": -1, "character": 0}, "end": {"line": 0, "character": 0}}, "text": ""}
+        ],
+    },
+    {"textDocument": {"uri": "file:///r.jsonl", "version": 2**40}, "contentChanges": []},
+    {"textDocument": {"uri": "file:///r.jsonl", "version": 1}, "contentChanges": [{"text": 5}]},
+]
+
+
+def test_a_did_change_built_from_its_json_is_what_pygls_structures() -> None:
+    """`change_params` stands in for cattrs on the keystroke path: the same objects."""
+    from citelens_server.runtime.change_params import change_params
+
+    protocol = create_server().protocol
+    for params in CHANGES:
+        message = {"jsonrpc": "2.0", "method": types.TEXT_DOCUMENT_DID_CHANGE, "params": params}
+        assert change_params(params) == protocol.structure_message(json.loads(json.dumps(message))).params
+    assert all(change_params(params) is None for params in NOT_FAST)

@@ -70,6 +70,19 @@ def test_one_checker_per_distinct_settings(tmp_path):
     )
 
 
+def test_a_hovers_support_run_is_kept_until_the_settings_change(tmp_path):
+    """With support off, hovers judge through one run per settings (its memory cache
+    answers an unchanged sentence); a settings change gives a new one (new thresholds)."""
+    ws = Workspace([tmp_path], cli={"spec": "rag25"})
+    settings = ws.settings_for(tmp_path / "a.jsonl")
+    run = ws.support_run_for(settings)
+    assert ws.support_run_for(ws.settings_for(tmp_path / "b.jsonl")) is run
+    ws.set_editor_settings({"support_thresholds": {"supported_coverage": 0.9}})
+    changed = ws.support_run_for(ws.settings_for(tmp_path / "a.jsonl"))
+    assert changed is not run
+    assert changed.settings.supported_coverage == 0.9
+
+
 def test_a_changed_settings_file_is_read_again_and_documents_follow(tmp_path):
     config = tmp_path / "citelens.toml"
     touch(config, 'spec = "rag25"\n')

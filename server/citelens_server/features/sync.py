@@ -101,8 +101,9 @@ def apply_batch(ls: CiteLensServer, uri: str, batch: list[types.DidChangeTextDoc
             edits.append(edit)
         version = params.text_document.version
     if isinstance(lines, BatchLines) and all(e.start is not None for e in edits):
-        start, end, text = text_change(doc.text, "".join(lines.lines))
-        edits = [TextChange(start, end, text)]  # the engine re-reads the changed reports once
+        start, end, text = lines.net_change()  # the lines rewritten, narrowed to the characters
+        lo, hi, text = text_change(doc.text[start:end], text)
+        edits = [TextChange(start + lo, start + hi, text)]  # the engine re-reads the changed reports once
     doc.apply_changes(edits, version=version)
     ls.request_check(uri)
 

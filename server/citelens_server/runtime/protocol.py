@@ -7,6 +7,8 @@ private hook is start_cache.py's, which must run before lsprotocol is imported).
   at a raw U+2028 inside a JSON string and then applies incremental edits to the wrong
   line. The sync notifications go straight to the server's handlers instead.
 - Messages about a document being checked in a worker wait for the check (`holds`).
+- A `didChange` of the usual shape skips cattrs and pygls's dispatch (`handle_change`):
+  typing sends one per keystroke.
 - A result that is already JSON text (`Json`) is written as is, skipping cattrs.
 - The lifecycle rules of the LSP specification: a request before `initialize` is
   answered -32002, a notification then is dropped, a second `initialize` and any request
@@ -27,10 +29,11 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcInvalidParams
+from pygls.exceptions import FeatureNotificationError, JsonRpcInvalidParams
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
 from citelens_server.lsp.json_text import Json
+from citelens_server.runtime.change_params import change_params
 
 if TYPE_CHECKING:
     from citelens_server.runtime.early_answer import EarlyAnswer
@@ -98,6 +101,26 @@ class CiteLensProtocol(LanguageServerProtocol):
         self, params: types.DidCloseTextDocumentParams
     ) -> Generator[Any, Any, None]:
         yield from self._user(types.TEXT_DOCUMENT_DID_CLOSE, params)
+
+    def handle_change(self, value: dict[str, Any]) -> bool:
+        """A `didChange` notification handled from its JSON (`change_params`): True if it
+        was; False leaves it to `handle_message`, after pygls structures it. The same
+        rules apply: dropped before `initialize`, held while its document is checked."""
+        if value.get("method") != types.TEXT_DOCUMENT_DID_CHANGE or "id" in value or not self.initialize_seen:
+            return False
+        params = change_params(value.get("params"))
+        handler = self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)
+        if params is None or handler is None:
+            return False
+        checks = getattr(self._server, "checks", None)
+        held = types.DidChangeTextDocumentNotification(params=params)
+        if checks is not None and not self._shutdown and checks.holds(held):
+            return True
+        try:
+            handler(params)
+        except Exception as exc:  # reported as pygls reports a notification handler's error
+            self._server.report_server_error(exc, FeatureNotificationError)
+        return True
 
     def handle_message(self, message: Any) -> None:
         """The lifecycle rules first; then messages about a document being checked in the

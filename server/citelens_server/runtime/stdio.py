@@ -80,6 +80,8 @@ async def _serve(server: Served, stdin: IO[bytes], stop: threading.Event) -> Non
 
     def handle(value: Any) -> None:  # on the loop, in arrival order
         try:
+            if isinstance(value, dict) and protocol.handle_change(value):
+                return  # a keystroke's didChange, straight from its JSON
             protocol.handle_message(structured(protocol.structure_message, value))
         except Exception as exc:
             failed(exc)

@@ -47,6 +47,10 @@ def _stamp(path: Path) -> _Stamp:
     return st.st_mtime_ns, st.st_size
 
 
+#: files whose settings are kept (a workspace walk may ask for thousands)
+SETTINGS_KEPT = 4096
+
+
 class Workspace:
     """Settings, checkers and open documents of one editor window or one CLI run.
 
@@ -83,6 +87,10 @@ class Workspace:
         self._configs: dict[Path, Path | None] = {}  # folder -> its project file
         self._loaded: dict[Path, ProjectFile] = {}  # project file -> what it holds
         self._checkers: dict[tuple[Any, ...], Checker] = {}
+        #: file -> (generation, its settings): settings change only with the generation
+        self._settings: dict[Path | None, tuple[int, Settings]] = {}
+        #: with support off, the support runs hovers judge with: (generation, settings key) -> run
+        self._lookup_runs: dict[tuple[Any, ...], SupportRun] = {}
         self._stamps: dict[Path, _Stamp] = {}
         self._docs: dict[str, OpenDocument] = {}
         self._sources: dict[tuple[tuple[str, ...], Path | None], SourceChain] = {}
@@ -107,12 +115,22 @@ class Workspace:
         found walking up from the file, else the editor settings of the folder holding
         it, else the initialization options, else the default. Raises `ConfigError` for a
         broken project file."""
+        key = Path(path).absolute() if path is not None else None
+        kept = self._settings.get(key)
+        if kept is not None and kept[0] == self.generation:
+            return kept[1]
+        settings = self._resolve_settings(key)
+        if len(self._settings) >= SETTINGS_KEPT:
+            self._settings.clear()
+        self._settings[key] = (self.generation, settings)
+        return settings
+
+    def _resolve_settings(self, path: Path | None) -> Settings:
         layers = [*self._user_layer(), self._init]
         source = None
         if None in self._editor:
             layers.append(self._editor[None])
         if path is not None:
-            path = Path(path).absolute()
             folder = self._editor_folder(path)
             if folder is not None:
                 layers.append(self._editor[folder])
@@ -193,18 +211,7 @@ class Workspace:
         return self.checker_for_settings(self.settings_for(path), fixes=fixes)
 
     def checker_for_settings(self, settings: Settings, *, fixes: bool = False) -> Checker:
-        key: tuple[Any, ...] = (
-            settings.spec,
-            str(settings.topics),
-            settings.strict,
-            tuple(sorted(settings.severity.items())),
-            settings.corpora,
-            fixes,
-            settings.support,
-            tuple(sorted(settings.support_thresholds.items())),
-            settings.support_judge,
-            tuple(sorted(settings.support_model.items())),
-        )
+        key = (*_settings_key(settings), fixes)
         checker = self._checkers.get(key)
         if checker is None:
             from citelens.specs import resolve_spec
@@ -259,6 +266,7 @@ class Workspace:
     def drop_sources(self) -> None:
         """Settings changed: close the sources, and forget the checkers holding them (the
         next check opens the sources its settings name)."""
+        self._lookup_runs.clear()
         if not self._sources:
             return
         self.close_sources()
@@ -273,6 +281,17 @@ class Workspace:
         return self._support_run(settings)
 
     def _support_run(self, settings: Settings) -> SupportRun:
+        """One per distinct settings and generation, kept: its memory cache is what makes
+        the next hover on an unchanged sentence cost a lookup, not a judgement."""
+        key = (self.generation, *_settings_key(settings))
+        run = self._lookup_runs.get(key)
+        if run is None:
+            if any(k[0] != self.generation for k in self._lookup_runs):
+                self._lookup_runs.clear()  # settings changed: the old runs are never asked again
+            run = self._lookup_runs[key] = self._new_support_run(settings)
+        return run
+
+    def _new_support_run(self, settings: Settings) -> SupportRun:
         if self._support_runs is not None:
             return self._support_runs(settings, self.sources_for(settings))
         from citelens.session.model_setup import attach_model
@@ -375,3 +394,18 @@ def _is_builtin(spec: str) -> bool:
     from citelens.specs import builtin_specs
 
     return spec in builtin_specs()
+
+
+def _settings_key(settings: Settings) -> tuple[Any, ...]:
+    """What tells a checker (or a support run) of one settings from another's."""
+    return (
+        settings.spec,
+        str(settings.topics),
+        settings.strict,
+        tuple(sorted(settings.severity.items())),
+        settings.corpora,
+        settings.support,
+        tuple(sorted(settings.support_thresholds.items())),
+        settings.support_judge,
+        tuple(sorted(settings.support_model.items())),
+    )
