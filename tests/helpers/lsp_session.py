@@ -109,17 +109,18 @@ async def diagnostics(
     return list(client.diagnostics[uri])
 
 
-async def wait_until(client: LanguageClient, predicate, what: str) -> None:
-    """Wait for notifications until `predicate()` holds."""
+async def wait_until(
+    client: LanguageClient, predicate, what: str, method: str = types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
+) -> None:
+    """Wait for notifications (of `method`: published diagnostics, unless told) until
+    `predicate()` holds."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + TIMEOUT
     while not predicate():
         remaining = deadline - loop.time()
         assert remaining > 0, f"timed out waiting for {what}"
         with suppress(TimeoutError):
-            await asyncio.wait_for(
-                client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), remaining
-            )
+            await asyncio.wait_for(client.wait_for_notification(method), remaining)
 
 
 def open_document(client: LanguageClient, path: Path, text: str, version: int = 1) -> str:
