@@ -3,6 +3,7 @@ waiting for diagnostics of one document version (pushed or pulled)."""
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import io
 import json
@@ -198,6 +199,18 @@ class ClientText:
         )
         for start, end, new in spans:
             self.text = self.text[:start] + new + self.text[end:]
+
+
+def action_command(action: types.CodeAction | types.Command) -> tuple[str, list]:
+    """(command, arguments) of a command-only code action (lsprotocol's client side reads
+    any action holding a `command` as a bare Command: its command is then the repr of a
+    mapping)."""
+    command: Any = action.command
+    if isinstance(command, str):  # the nested Command as Python's repr of its mapping
+        command = ast.literal_eval(command)
+    if isinstance(command, dict):
+        return command["command"], command.get("arguments", [])
+    return command.command, list(command.arguments or [])
 
 
 def edits_of(edit: types.WorkspaceEdit, uri: str) -> list[types.TextEdit]:
