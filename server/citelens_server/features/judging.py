@@ -57,21 +57,29 @@ async def judge_file(ls: CiteLensServer, uri: str, *rest: Any) -> dict[str, Any]
 
 async def _judge(ls: CiteLensServer, uri: str, offset: int | None) -> dict[str, Any]:
     from citelens.session.errors import SETTINGS_ERRORS
-    from citelens.session.model_judging import JudgeError, Judging, plan_judging
+    from citelens.session.model_judging import JudgeError, Judging, environment_judge, plan_judging
 
     doc = ls.document(uri)
     if doc is None:
         return {"ok": False, "reason": "the file is not open"}
     planned: list[Judging | str] = []
 
+    def failed(exc: BaseException) -> str:
+        if isinstance(exc, (JudgeError, *SETTINGS_ERRORS)):
+            return str(exc)
+        log.exception("judging %s", uri)  # never a crash: said and logged
+        return f"cannot judge ({exc})"
+
+    try:  # the model set up (an nli model is loaded) in a worker, the document not held
+        backend, cascade, _cancel = await asyncio.to_thread(environment_judge, doc)
+    except Exception as exc:
+        return {"ok": False, "reason": failed(exc)}
+
     def plan() -> None:  # in a worker, the document's messages held meanwhile (it reads the document)
         try:
-            planned.append(plan_judging(doc, offset))
-        except (JudgeError, *SETTINGS_ERRORS) as exc:  # type: ignore[misc]  # a tuple of classes
-            planned.append(str(exc))
-        except Exception as exc:  # never a crash: said and logged
-            log.exception("judging %s", uri)
-            planned.append(f"cannot judge ({exc})")
+            planned.append(plan_judging(doc, offset, backend=backend, cascade=cascade))
+        except Exception as exc:
+            planned.append(failed(exc))
 
     await ls.checks.run(uri, plan)
     judging = planned[0] if planned else "cannot judge (see the log)"
