@@ -1,6 +1,7 @@
 """A stand-in for an OpenAI-compatible chat-completions endpoint, for the llm judge's tests:
 a real HTTP server on 127.0.0.1 (a free port), started by the test, that records every
-request and answers as the test scripts it. It is no model: it says what it is told."""
+request and answers as the test scripts it. It is no model: it says what it is told.
+`Gate` makes it a slow endpoint whose answers wait until the test lets them go."""
 
 from __future__ import annotations
 
@@ -39,14 +40,16 @@ class ChatServer:
         self.answer = answer
         self.requests: list[Recorded] = []
         self.lock = threading.Lock()
+        self.arrived = threading.Condition(self.lock)  # told of every request recorded
         server = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", 0))
                 body = json.loads(self.rfile.read(length) or b"{}")
-                with server.lock:
+                with server.arrived:
                     server.requests.append(Recorded(self.path, dict(self.headers.items()), body))
+                    server.arrived.notify_all()
                 reply = server.answer(body)
                 if reply.delay:
                     time.sleep(reply.delay)
@@ -85,6 +88,37 @@ class ChatServer:
 
     def prompts(self) -> list[str]:
         return [r.body["messages"][0]["content"] for r in self.requests]
+
+    def wait_for_requests(self, n: int, timeout: float = 15.0) -> None:
+        """Block until `n` requests have come (AssertionError after `timeout` seconds)."""
+        with self.arrived:
+            assert self.arrived.wait_for(lambda: len(self.requests) >= n, timeout), (
+                f"{len(self.requests)} request(s) came, not {n}"
+            )
+
+
+class Gate:
+    """A slow endpoint, as an `answer` for `chat_server`: the first `free` requests get
+    `reply` at once, every later one waits until `open()` (at most `hold` seconds, so
+    that nothing hangs when a test fails). `answered` holds the prompts answered at once."""
+
+    def __init__(self, reply: Reply, free: int = 0, hold: float = 30.0) -> None:
+        self.reply, self.free, self.hold = reply, free, hold
+        self.opened = threading.Event()
+        self.answered: list[str] = []
+        self._lock = threading.Lock()
+
+    def __call__(self, body: dict[str, Any]) -> Reply:
+        with self._lock:
+            now = len(self.answered) < self.free
+            if now:
+                self.answered.append(body["messages"][0]["content"])
+        if not now:
+            self.opened.wait(self.hold)
+        return self.reply
+
+    def open(self) -> None:
+        self.opened.set()
 
 
 @contextmanager

@@ -3,6 +3,7 @@ waiting for diagnostics of one document version (pushed or pulled)."""
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import io
 import json
@@ -109,17 +110,18 @@ async def diagnostics(
     return list(client.diagnostics[uri])
 
 
-async def wait_until(client: LanguageClient, predicate, what: str) -> None:
-    """Wait for notifications until `predicate()` holds."""
+async def wait_until(
+    client: LanguageClient, predicate, what: str, method: str = types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
+) -> None:
+    """Wait for notifications (of `method`: published diagnostics, unless told) until
+    `predicate()` holds."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + TIMEOUT
     while not predicate():
         remaining = deadline - loop.time()
         assert remaining > 0, f"timed out waiting for {what}"
         with suppress(TimeoutError):
-            await asyncio.wait_for(
-                client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), remaining
-            )
+            await asyncio.wait_for(client.wait_for_notification(method), remaining)
 
 
 def open_document(client: LanguageClient, path: Path, text: str, version: int = 1) -> str:
@@ -197,6 +199,18 @@ class ClientText:
         )
         for start, end, new in spans:
             self.text = self.text[:start] + new + self.text[end:]
+
+
+def action_command(action: types.CodeAction | types.Command) -> tuple[str, list]:
+    """(command, arguments) of a command-only code action (lsprotocol's client side reads
+    any action holding a `command` as a bare Command: its command is then the repr of a
+    mapping)."""
+    command: Any = action.command
+    if isinstance(command, str):  # the nested Command as Python's repr of its mapping
+        command = ast.literal_eval(command)
+    if isinstance(command, dict):
+        return command["command"], command.get("arguments", [])
+    return command.command, list(command.arguments or [])
 
 
 def edits_of(edit: types.WorkspaceEdit, uri: str) -> list[types.TextEdit]:

@@ -15,7 +15,12 @@ from pygls.protocol import LanguageServerProtocol
 from citelens_server.app import create_server
 from citelens_server.features import hover, sync
 from citelens_server.lsp.json_text import Json
-from citelens_server.runtime.protocol import CiteLensProtocol, choose_position_encoding, progress_cancelled
+from citelens_server.runtime.protocol import (
+    CiteLensProtocol,
+    choose_position_encoding,
+    progress_cancelled,
+    when_progress_cancelled,
+)
 
 SYNC = (types.TEXT_DOCUMENT_DID_OPEN, types.TEXT_DOCUMENT_DID_CHANGE, types.TEXT_DOCUMENT_DID_CLOSE)
 
@@ -112,6 +117,21 @@ def test_a_cancelled_progress_token_is_seen() -> None:
         assert not progress_cancelled(server, "no-such-token")
     finally:
         loop.close()
+
+
+def test_a_progress_cancel_calls_back_at_once() -> None:
+    """pygls keeps a concurrent.futures.Future per progress token and cancels it when the
+    client cancels the progress (its `lsp_work_done_progress_cancel`)."""
+    server = create_server()
+    server.work_done_progress._register_token("citelens-test-2")
+    seen: list[str] = []
+    when_progress_cancelled(server, "citelens-test-2", lambda: seen.append("cancelled"))
+    when_progress_cancelled(server, "no-such-token", lambda: seen.append("never"))
+    assert seen == []
+    params = types.WorkDoneProgressCancelParams(token="citelens-test-2")
+    for _ in server.protocol.lsp_work_done_progress_cancel(params):  # a handler generator
+        pass
+    assert seen == ["cancelled"]
 
 
 def test_attrs_compiles_generated_methods_through_one_function() -> None:

@@ -3,8 +3,9 @@
 user settings), judging on save when `on_save` is on and the file's judge is a model
 judge, never on opening or typing; the verdicts `citelens check --support --judge llm`
 cached shown in the hover without calling the model; and a project file that is not
-trusted cannot name the model. The model is a stand-in chat-completions server started by
-the test (no model can be downloaded here)."""
+trusted cannot name the model; saves while it judges make it judge once more when it
+ends. The model is a stand-in chat-completions server started by the test (no model can be
+downloaded here)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,9 @@ import pytest
 from lsprotocol import types
 
 from citelens.source.line_index import LineIndex
-from tests.helpers.chat_server import Reply, chat_server
+from tests.helpers.chat_server import Gate, Reply, chat_server
 from tests.helpers.judge_runs import DOCUMENT, SENTENCE, check_support, report_with_documents
-from tests.helpers.lsp_session import diagnostics, open_document, start
+from tests.helpers.lsp_session import diagnostics, open_document, start, wait_until
 
 RESPONSES = [(SENTENCE, ["Earthworm"]), ("Worms make tunnels in soil.", ["Earthworm"])]
 
@@ -39,8 +40,12 @@ def _project(folder, judge: str = "llm", extra: str = "") -> None:
     )
 
 
+def _text(responses) -> str:
+    return json.dumps(report_with_documents(responses, {"Earthworm": DOCUMENT})) + "\n"
+
+
 def _write_run(folder):
-    text = json.dumps(report_with_documents(RESPONSES, {"Earthworm": DOCUMENT})) + "\n"
+    text = _text(RESPONSES)
     path = folder / "run.jsonl"
     path.write_text(text, encoding="utf-8")
     return path, text
@@ -171,3 +176,48 @@ async def test_a_trusted_project_file_may_name_the_model(stand_in, fresh, tmp_pa
     _save(fresh, uri)
     await _until(lambda: len(stand_in.requests) == 2)
     assert {r.body["model"] for r in stand_in.requests} == {"ours"}
+
+
+async def test_saves_while_it_judges_make_it_judge_once_more_at_the_end(tmp_path, fresh, monkeypatch):
+    monkeypatch.setenv("CITELENS_CACHE_DIR", str(tmp_path / "user-cache"))
+    gate = Gate(Reply("No Support"))  # a slow endpoint: every answer waits for the gate
+    with chat_server(gate) as server:
+        folder = tmp_path / "ws"
+        folder.mkdir()
+        _project(folder)
+        path, text = _write_run(folder)
+        await _start(fresh, folder, {"endpoint": server.url, "model": "stand-in", "on_save": True})
+        uri = open_document(fresh, path, text)
+        await diagnostics(fresh, fresh.profile, uri, 1)
+        try:
+            _save(fresh, uri)
+            await asyncio.to_thread(server.wait_for_requests, 2)  # held at the endpoint
+            # two more sentences, each written and saved while the first judging waits
+            for version, sentence in ((2, "Worms eat leaves at night."), (3, "Worms have no eyes.")):
+                responses = [(r["text"], r["citations"]) for r in json.loads(text)["responses"]]
+                text = _text([*responses, (sentence, ["Earthworm"])])
+                fresh.text_document_did_change(
+                    types.DidChangeTextDocumentParams(
+                        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+                    )
+                )
+                _save(fresh, uri)
+            await diagnostics(fresh, fresh.profile, uri, 3)
+            assert len(server.requests) == 2  # the first judging still waits; nothing else started
+        finally:
+            gate.open()
+
+        def judgings() -> list[list]:
+            return [r for t, r in fresh.progress_reports.items() if "judge" in str(t)]
+
+        def ended(n: int) -> bool:
+            return len(judgings()) >= n and all(r and r[-1].kind == "end" for r in judgings())
+
+        await wait_until(fresh, lambda: ended(2), "the second judging", method=types.PROGRESS)
+        # once more, for the two saves: the sentences written meanwhile go to the model
+        assert len(server.requests) == 4
+        assert any("Worms eat leaves at night." in p for p in server.prompts()[2:])
+        assert any("Worms have no eyes." in p for p in server.prompts()[2:])
+        await _hover(fresh, uri, text)  # a round trip: a third judging would have begun before it
+        assert len(judgings()) == 2 and len(server.requests) == 4

@@ -5,7 +5,6 @@ the project file in place (pyproject's [tool.citelens] included)."""
 
 from __future__ import annotations
 
-import ast
 import asyncio
 
 from lsprotocol import types
@@ -16,6 +15,7 @@ from citelens.specs.recognise import recognise_track
 from tests.helpers.lsp_session import (
     TIMEOUT,
     ClientText,
+    action_command,
     as_tuples,
     diagnostics,
     edits_of,
@@ -51,17 +51,6 @@ async def _actions(client, uri: str, only=None) -> list[types.CodeAction]:
     )
 
 
-def _picker_command(action) -> tuple[str, list]:
-    """The command of a command-only code action (lsprotocol's client side reads any action
-    holding a `command` as a bare Command: the picker's is then a mapping)."""
-    command = action.command
-    if isinstance(command, str):  # the nested Command as Python's repr of its mapping
-        command = ast.literal_eval(command)
-    if isinstance(command, dict):
-        return command["command"], command.get("arguments", [])
-    return command.command, list(command.arguments or [])
-
-
 def _spec_actions(actions) -> list[types.CodeAction]:
     return [a for a in actions if a.title.startswith("Set track spec")]
 
@@ -76,7 +65,7 @@ async def test_no_spec_offers_the_guess_and_a_picker_and_writes_the_choice(fresh
     offered = _spec_actions(await _actions(fresh, uri))
     assert [a.title for a in offered] == [f"Set track spec to {guess.spec}", "Set track spec…"]
     assert offered[0].kind == "quickfix.setSpec.citelens"
-    assert _picker_command(offered[1]) == ("citelens.pickSpec", [uri])
+    assert action_command(offered[1]) == ("citelens.pickSpec", [uri])
 
     choice = offered[0]
     toml = bare / "citelens.toml"

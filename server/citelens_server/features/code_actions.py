@@ -1,5 +1,6 @@
 """Code actions: the engine's fixes as quick fixes, fix-all, `source.fixAll.citelens`, and
-conversions of a report or the whole file to another spec.
+conversions of a report or the whole file to another spec, and "Judge this citation with
+<model>" on a citation when a model judge is set up (features/judging.py).
 
 Quick fixes carry their edit (one finding's fix: cheap). A "Fix all" edit is never
 computed for a light-bulb request: a client with `codeAction/resolve` gets it when it
@@ -23,7 +24,7 @@ from lsprotocol import types
 
 from citelens.session import Edit
 from citelens.session.errors import SETTINGS_ERRORS
-from citelens_server.features import spec_actions
+from citelens_server.features import judging, spec_actions
 from citelens_server.lsp.diagnostics import SOURCE, finding_for
 from citelens_server.lsp.edits import text_change
 from citelens_server.lsp.positions import range_offsets
@@ -40,7 +41,14 @@ FIX_ALL = "source.fixAll.citelens"
 CONVERT_REPORT = "refactor.rewrite.citelens.convert"
 CONVERT_FILE = "source.convert.citelens"
 APPLY_ACTION = "citelens.applyCodeAction"
-KINDS = [types.CodeActionKind.QuickFix, FIX_ALL, CONVERT_REPORT, CONVERT_FILE, spec_actions.SOURCE_KIND]
+KINDS = [
+    types.CodeActionKind.QuickFix,
+    FIX_ALL,
+    CONVERT_REPORT,
+    CONVERT_FILE,
+    spec_actions.SOURCE_KIND,
+    judging.JUDGE_KIND,
+]
 #: above this many reports a whole-file conversion is offered only when asked for by kind
 EAGER_FILE_CONVERSION_MAX = 200
 
@@ -84,6 +92,7 @@ async def code_action(ls: CiteLensServer, params: types.CodeActionParams) -> lis
         if whole is not None and ls.document(doc.uri) is doc and doc.version == version:
             actions += convert_actions(ls, doc, None, whole, lazy)
     actions += spec_actions.wanted_actions(ls, doc, context, _current_spec(ls, doc), _wanted)
+    actions += judging.judge_actions(ls, doc, params, _wanted)
     return actions
 
 

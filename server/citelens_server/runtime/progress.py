@@ -11,12 +11,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from citelens_server.lsp.capabilities import supports
-from citelens_server.runtime.protocol import progress_cancelled
+from citelens_server.runtime.protocol import progress_cancelled, when_progress_cancelled
 
 if TYPE_CHECKING:
     from citelens_server.runtime.server import CiteLensServer
@@ -52,6 +53,12 @@ class Progress:
     def cancelled(self) -> bool:
         """The client pressed Cancel, or the job was told to stop."""
         return self.stop.is_set() or (self.shown and progress_cancelled(self.ls, self.token))
+
+    def on_cancel(self, callback: Callable[[], None]) -> None:
+        """Call `callback` (on the event loop) as soon as the client presses Cancel: a job
+        waiting on something slow stops then, not at its next step."""
+        if self.shown:
+            when_progress_cancelled(self.ls, self.token, callback)
 
     def report(self, value: types.WorkDoneProgressReport) -> None:
         if self.shown:

@@ -16,7 +16,7 @@ private hook is start_cache.py's, which must run before lsprotocol is imported).
   with code 1 (`exit_code`). A request whose params do not fit its method is answered
   -32602 (pygls only logged it, and the client waited forever).
 - The position encoding is chosen as pygls chooses it; a progress token's cancellation
-  is read from pygls's token table.
+  is read from (and waited for in) pygls's token table.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import asyncio
 import inspect
 import json
 import logging
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
@@ -206,3 +206,11 @@ def progress_cancelled(ls: Any, token: str) -> bool:
     future per token)."""
     future = ls.work_done_progress.tokens.get(token)
     return bool(future is not None and future.cancelled())
+
+
+def when_progress_cancelled(ls: Any, token: str, callback: Callable[[], None]) -> None:
+    """Call `callback` as soon as the client cancels the work-done progress `token` (on
+    the thread that reads the cancel; at once if it is cancelled already)."""
+    future = ls.work_done_progress.tokens.get(token)
+    if future is not None:
+        future.add_done_callback(lambda f: callback() if f.cancelled() else None)

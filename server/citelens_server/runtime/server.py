@@ -78,6 +78,8 @@ class CiteLensServer(LanguageServer):
         self.links = DocLinks()  # each rule's documentation link
         self.support = SupportFirst()  # large support checks run first, with progress
         self.progress_tokens = itertools.count(1)
+        #: uri -> whether a save came while its on-save model judging ran (features/judging.py)
+        self.judging_on_save: dict[str, bool] = {}
         #: (uri, version, generation) -> the engine's spec ranking of that version
         #: the track each open document looks like (features/spec_actions.py), per version
         self.track_guesses: OrderedDict[tuple[str, int | None, int], TrackGuess | None] = OrderedDict()

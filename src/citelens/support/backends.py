@@ -78,6 +78,22 @@ def model_backend(judge: str, options: ModelOptions) -> tuple[ModelBackend | Non
     raise BackendError(f"unknown support judge {judge!r}: use lexical, llm, nli or cascade")
 
 
+def backend_id(judge: str, options: ModelOptions) -> str | None:
+    """The id (`llm:<model>`, `nli:<name>`) of the backend `model_backend(judge, options)`
+    makes, without making it (no model loaded, no key read); None for `lexical` or a
+    model judge these options cannot set up."""
+    cascade = judge == "cascade"
+    if judge == "nli" or (cascade and not options.endpoint and options.nli_model):
+        if not options.nli_model:
+            return None
+        from citelens.support.nli import model_name
+
+        return f"nli:{model_name(options.nli_model)}"
+    if judge in ("llm", "cascade") and options.endpoint and options.model:
+        return f"llm:{options.model}"
+    return None
+
+
 def _llm(options: ModelOptions) -> ModelBackend:
     from citelens.support.llm_client import ChatClient, api_key_from
     from citelens.support.llm_judge import LLMBackend

@@ -19,6 +19,8 @@ from citelens.support.verdict import HIGH, SupportVerdict, UncheckedReason, Verd
 JUDGES = ("lexical", "llm", "nli", "cascade")
 #: the score a model verdict carries (a model gives a label, not a coverage)
 MODEL_SCORES = {Verdict.SUPPORTED: 1.0, Verdict.PARTIAL: 0.5, Verdict.UNSUPPORTED: 0.0}
+#: how often (seconds) a run waiting for its calls looks at the cancel flag
+CANCEL_CHECK_S = 0.1
 
 
 class ModelBackend(Protocol):
@@ -114,7 +116,9 @@ def run_model(
 ) -> Outcome:
     """Judge `items` on the model, `concurrency` calls at a time; each verdict goes to
     `keep` as it arrives and `flush` runs every `flush_every` verdicts. JudgeError (the
-    endpoint cannot be used) cancels the rest and propagates."""
+    endpoint cannot be used) cancels the rest and propagates. Once `backend.cancel` is
+    set no call starts and the run returns at once: a call in flight then (a slow
+    endpoint) is abandoned, its answer not waited for nor kept."""
     from citelens.support.llm_client import CallFailed, Cancelled
 
     out = Outcome(planned=len(items), tokens=sum(backend.cost(i.sentence, i.document) for i in items))
@@ -129,6 +133,7 @@ def run_model(
     pool = ThreadPoolExecutor(max_workers=max(1, concurrency), thread_name_prefix="citelens-judge")
     pending: dict[Future[SupportVerdict], Item] = {}
     queue = list(reversed(items))
+    abandoned = False  # cancelled with calls in flight: they are not waited for
     try:
         while queue or pending:
             while queue and len(pending) < max(1, concurrency) and not backend.cancel.is_set():
@@ -136,7 +141,7 @@ def run_model(
                 pending[pool.submit(one, item)] = item
             if not pending:
                 break
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            finished, _ = wait(pending, timeout=CANCEL_CHECK_S, return_when=FIRST_COMPLETED)
             for future in finished:
                 item = pending.pop(future)
                 try:
@@ -160,11 +165,13 @@ def run_model(
             if backend.cancel.is_set():
                 out.cancelled = out.cancelled or bool(queue) or bool(pending)
                 queue.clear()
+                abandoned = bool(pending)
+                break
     except BaseException:
         backend.cancel.set()
         raise
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        pool.shutdown(wait=not abandoned, cancel_futures=True)
         if flush is not None:
             flush()
     return out

@@ -66,13 +66,8 @@ class NLIBackend:
             raise JudgeError(
                 "the nli judge needs onnxruntime and tokenizers: pip install 'citelens[nli]'"
             ) from None
-        options: dict[str, Any] = {}
+        options = _folder_options(path)
         settings = path / "citelens.toml"
-        if settings.is_file():
-            try:
-                options = tomllib.loads(settings.read_text(encoding="utf-8"))
-            except tomllib.TOMLDecodeError as exc:
-                raise JudgeError(f"{settings}: not valid TOML: {exc}") from None
         labels = tuple(str(x) for x in options.get("labels", DEFAULT_LABELS))
         if "entailment" not in labels:
             raise JudgeError(f"{settings}: labels must name the 'entailment' output, not {list(labels)}")
@@ -85,7 +80,7 @@ class NLIBackend:
         return cls(
             session,
             tokenizer,
-            name=str(options.get("name", path.name)),
+            name=_name(path, options),
             labels=labels,
             max_length=int(options.get("max_length", 512)),
             supported_threshold=float(options.get("supported_threshold", 0.5)),
@@ -159,3 +154,27 @@ class NLIBackend:
 
     def cost(self, sentence: str, document: str) -> int:
         return self._length(document) + self._length(sentence) * max(1, len(self.chunks(sentence, document)))
+
+
+def model_name(folder: str | Path) -> str:
+    """The name an nli model's verdicts carry (`nli:<name>`): its folder's citelens.toml
+    `name`, else the folder's name. Reads that small file only, never the model."""
+    path = Path(folder).expanduser()
+    try:
+        return _name(path, _folder_options(path))
+    except JudgeError:  # loading it says why
+        return path.name
+
+
+def _name(path: Path, options: dict[str, Any]) -> str:
+    return str(options.get("name", path.name))
+
+
+def _folder_options(path: Path) -> dict[str, Any]:
+    settings = path / "citelens.toml"
+    if not settings.is_file():
+        return {}
+    try:
+        return tomllib.loads(settings.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise JudgeError(f"{settings}: not valid TOML: {exc}") from None

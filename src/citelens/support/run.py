@@ -9,7 +9,7 @@ memory. A pair never prepared (the language server's single report) is judged on
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from citelens.check.finding import Finding
     from citelens.check.view import PointerTokens, ReportView
     from citelens.support.finished import FinishedFile, FinishedFiles
-    from citelens.support.model_judge import ModelBackend, Outcome
+    from citelens.support.model_judge import Item, ModelBackend, Outcome
     from citelens.support.reports import CitedPair, ReportSupport, SentencePairs
     from citelens.support.summary import FileSupport
 
@@ -172,11 +172,48 @@ class SupportRun:
         """On demand (an editor's "Judge this citation / file"): judge these reports'
         citations (only those at `pointers`, JSON pointers of citation tokens, if given)
         with `backend`; from then on this run's verdicts of those pairs are the model's."""
+        items = self.model_items(backend, views, cascade=cascade, pointers=pointers)
+        return self.call_model(backend, items, progress=progress)
+
+    def model_items(
+        self,
+        backend: ModelBackend,
+        views: list[ReportView],
+        *,
+        cascade: bool = False,
+        pointers: set[str] | None = None,
+    ) -> list[Item]:
+        """The first half of `judge_with`, which reads the reports: the pairs of these
+        reports (at `pointers`, if given) `backend` has not judged yet. From then on this
+        run shows the model's verdict of each pair once `call_model` has it."""
         from citelens.support.reports import sentence_pairs
 
         self.prepare(views)  # the lexical verdicts the model's refine
         rows = [self._keyed(view, sentence_pairs(view)) for view in views]
-        return self._run_model(backend, rows, cascade, pointers, False, progress)
+        return self._model_todo(backend, rows, cascade, pointers)
+
+    def call_model(
+        self,
+        backend: ModelBackend,
+        items: Sequence[Item],
+        *,
+        dry_run: bool = False,
+        progress: Progress | None = None,
+    ) -> Outcome:
+        """The second half of `judge_with`: the model calls, each verdict cached as it
+        arrives (it reads no report, so it may run while an editor edits the file)."""
+        from citelens.support.model_judge import run_model
+
+        models = self.models_cache
+        return run_model(
+            backend,
+            items,
+            concurrency=self.concurrency,
+            dry_run=dry_run,
+            keep=models.put,
+            flush=models.flush,
+            progress=progress,
+        )
 
     def _run_model(
         self,
@@ -187,8 +224,18 @@ class SupportRun:
         dry_run: bool,
         progress: Progress | None,
     ) -> Outcome:
+        todo = self._model_todo(backend, rows, cascade, pointers)
+        return self.call_model(backend, todo, dry_run=dry_run, progress=progress)
+
+    def _model_todo(
+        self,
+        backend: ModelBackend,
+        rows: list[list[KeyedSentence]],
+        cascade: bool,
+        pointers: set[str] | None,
+    ) -> list[Item]:
         from citelens.source.json_nodes import pointer_join
-        from citelens.support.model_judge import Item, run_model, wanted
+        from citelens.support.model_judge import Item, wanted
 
         chosen: dict[str, Item] = {}
         for report_rows in rows:
@@ -202,18 +249,8 @@ class SupportRun:
                     model_key = verdict_key(text, c.doc_id, text_hash(doc), backend.fingerprint)
                     self._model_keys[key] = model_key
                     chosen.setdefault(model_key, Item(model_key, text, doc, lexical))
-        models = self.models_cache
-        known = models.get_many(list(chosen))
-        todo = [item for k, item in chosen.items() if k not in known]
-        return run_model(
-            backend,
-            todo,
-            concurrency=self.concurrency,
-            dry_run=dry_run,
-            keep=models.put,
-            flush=models.flush,
-            progress=progress,
-        )
+        known = self.models_cache.get_many(list(chosen))
+        return [item for k, item in chosen.items() if k not in known]
 
     @property
     def models_cache(self) -> VerdictCache:
