@@ -50,3 +50,17 @@ def test_check_with_the_nli_judge(tmp_path, capsys) -> None:
         ("nli:tiny", "supported"),
         ("nli:tiny", "unsupported"),
     ]
+
+
+def test_a_model_is_loaded_once_until_its_files_change(tmp_path) -> None:
+    """An editor judges one citation at a time: the second judgement must not load the
+    model again, and a replaced model must not be judged with the old one."""
+    import os
+
+    folder = build_model(tmp_path / "m")
+    first, second = NLIBackend.load(folder), NLIBackend.load(folder)
+    assert second.session is first.session and second.cancel is not first.cancel
+    model = folder / "model.onnx"
+    st = model.stat()
+    os.utime(model, ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+    assert NLIBackend.load(folder).session is not first.session

@@ -26,6 +26,21 @@ from citelens.support.verdict import Verdict
 DEFAULT_LABELS = ("entailment", "neutral", "contradiction")
 
 
+#: models kept loaded: an editor's every "Judge this citation" would load it again
+MODELS_KEPT = 2
+#: folder -> (stamps of its files, onnxruntime session, tokenizer, model digest)
+_LOADED: dict[Path, tuple[tuple[object, ...], Any, Any, str]] = {}
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    """(mtime, size) of a file, None when missing: a changed model is loaded again."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size
+
+
 @dataclass
 class NLIBackend:
     """An ONNX cross-encoder over (document chunk, sentence) pairs."""
@@ -71,12 +86,20 @@ class NLIBackend:
         labels = tuple(str(x) for x in options.get("labels", DEFAULT_LABELS))
         if "entailment" not in labels:
             raise JudgeError(f"{settings}: labels must name the 'entailment' output, not {list(labels)}")
-        digest = hashlib.blake2b(model.read_bytes(), digest_size=16).hexdigest()
-        try:
-            session = onnxruntime.InferenceSession(str(model), providers=["CPUExecutionProvider"])
-            tokenizer = Tokenizer.from_file(str(tok))
-        except Exception as exc:  # onnxruntime and tokenizers raise their own kinds
-            raise JudgeError(f"{path}: the model or tokenizer cannot be loaded: {exc}") from None
+        stamp = tuple(_stamp(p) for p in (model, tok, settings))
+        kept = _LOADED.get(path)
+        if kept is not None and kept[0] == stamp:
+            session, tokenizer, digest = kept[1:]
+        else:
+            digest = hashlib.blake2b(model.read_bytes(), digest_size=16).hexdigest()
+            try:
+                session = onnxruntime.InferenceSession(str(model), providers=["CPUExecutionProvider"])
+                tokenizer = Tokenizer.from_file(str(tok))
+            except Exception as exc:  # onnxruntime and tokenizers raise their own kinds
+                raise JudgeError(f"{path}: the model or tokenizer cannot be loaded: {exc}") from None
+            if len(_LOADED) >= MODELS_KEPT:
+                _LOADED.clear()
+            _LOADED[path] = (stamp, session, tokenizer, digest)
         return cls(
             session,
             tokenizer,
