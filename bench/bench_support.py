@@ -183,7 +183,7 @@ def report_split(split: str, args: argparse.Namespace) -> bool:
         )
     )
     if args.tier_curve:
-        print_tier_curve(labels, judged)
+        print_tier_curve(labels, judged, pairs)
     if args.show_errors:
         print()
         for p, v, j in zip(pairs, ours, judged):
@@ -197,13 +197,22 @@ def report_split(split: str, args: argparse.Namespace) -> bool:
     return met
 
 
-def print_tier_curve(labels: list[str], judged: list[Any]) -> None:
-    """The high tier at every boundary 0.00..0.40 and the one the criterion picks."""
-    unsupported = [
-        (j.score, j.other_amount) if j.verdict.value == "unsupported" and j.judge == "lexical" else None
-        for j in judged
-    ]
-    curve = tier_curve(labels, unsupported, [i / 100 for i in range(41)])
+def print_tier_curve(labels: list[str], judged: list[Any], pairs: list[LabelledPair]) -> None:
+    """The high tier at every boundary 0.00..0.40 and the one the criterion picks (each
+    lexical "unsupported" judged again with that boundary: the tier also looks at synonyms)."""
+    from citelens.support import judge_support
+    from citelens.support.settings import default_settings
+
+    lexical = [j.verdict.value == "unsupported" and j.judge == "lexical" for j in judged]
+
+    def flagged_at(b: float) -> list[bool]:
+        settings = default_settings().with_overrides({"high_tier_coverage": b})
+        return [
+            is_lexical and judge_support(p.sentence, p.document, settings).tier == "high"
+            for p, is_lexical in zip(pairs, lexical, strict=True)
+        ]
+
+    curve = tier_curve(labels, flagged_at, [i / 100 for i in range(41)])
     print(f"\n  high tier by boundary (Wilson lower bound, one-sided 95%, z = {Z_ONE_SIDED_95}):")
     for t in curve:
         print(

@@ -8,7 +8,7 @@ not its point estimate, so that a boundary resting on a handful of pairs does no
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 #: one-sided 95%: the precision is at least the bound with 95% confidence
@@ -44,19 +44,23 @@ class TierPoint:
 
 def tier_curve(
     labels: Sequence[str],
-    unsupported: Sequence[tuple[float, bool] | None],
+    flagged_at: Callable[[float], Sequence[bool]],
     boundaries: Sequence[float],
 ) -> list[TierPoint]:
-    """The high tier at each boundary. ``unsupported[i]`` is (score, other_amount) of a
-    lexical "unsupported" verdict, None for any other verdict; a verdict is in the high
-    tier when it gives another amount or its score is below the boundary (judge._tier)."""
+    """The high tier at each boundary: ``flagged_at(b)[i]`` says whether pair i's verdict
+    is a high-tier "unsupported" when `high_tier_coverage` is b."""
     out = []
     for b in boundaries:
-        flagged = [
-            lab for lab, u in zip(labels, unsupported, strict=True) if u is not None and (u[1] or u[0] < b)
-        ]
+        flagged = [lab for lab, high in zip(labels, flagged_at(b), strict=True) if high]
         out.append(TierPoint(b, sum(1 for lab in flagged if lab == "unsupported"), len(flagged)))
     return out
+
+
+def by_score(unsupported: Sequence[tuple[float, bool] | None]) -> Callable[[float], list[bool]]:
+    """`flagged_at` from each verdict's (score, other_amount), None for a verdict that is
+    not "unsupported": in the high tier when it gives another amount or its score is below
+    the boundary (judge._tier without its synonym step)."""
+    return lambda b: [u is not None and (u[1] or u[0] < b) for u in unsupported]
 
 
 def choose_boundary(curve: Sequence[TierPoint]) -> TierPoint:

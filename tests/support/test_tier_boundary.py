@@ -36,7 +36,7 @@ def test_a_tier_right_on_three_pairs_loses_to_one_right_on_forty_of_forty_two(ti
     labels = ["unsupported"] * 3 + ["unsupported"] * 37 + ["partial"] * 2 + ["unsupported", "partial"] * 5
     scores = [0.0] * 3 + [0.1] * 39 + [0.2] * 10
     verdicts = [(s, False) for s in scores]
-    curve = tiers.tier_curve(labels, verdicts, [0.05, 0.15, 0.25])
+    curve = tiers.tier_curve(labels, tiers.by_score(verdicts), [0.05, 0.15, 0.25])
     assert [(t.hits, t.flagged) for t in curve] == [(3, 3), (40, 42), (45, 52)]
     best = tiers.choose_boundary(curve)
     assert best.boundary == 0.15  # the point estimate would pick 0.05 (precision 1.0)
@@ -46,5 +46,5 @@ def test_a_tier_right_on_three_pairs_loses_to_one_right_on_forty_of_forty_two(ti
 def test_other_verdicts_are_not_in_the_tier_and_another_amount_always_is(tiers: ModuleType) -> None:
     labels = ["unsupported", "partial", "supported"]
     verdicts = [(0.9, True), None, None]  # another amount; a partial; a supported
-    (point,) = tiers.tier_curve(labels, verdicts, [0.1])
+    (point,) = tiers.tier_curve(labels, tiers.by_score(verdicts), [0.1])
     assert (point.hits, point.flagged) == (1, 1)

@@ -129,9 +129,19 @@ def test_a_wordnet_synonym_raises_partial_to_supported() -> None:
     assert judge_support("The movie story shows a hungry boy with 15 worms.", FILM).verdict is Verdict.PARTIAL
 
 
-def test_a_synonym_never_clears_an_unsupported() -> None:
-    v = judge_support("The movie flopped badly overseas.", "The film was shown in Paris.")
-    assert v.verdict is Verdict.UNSUPPORTED and v.tier == "high"
+def test_a_synonym_never_clears_an_unsupported_but_lowers_its_confidence() -> None:
+    """Almost nothing found as written, but a share of the claim there as synonyms: maybe
+    a paraphrase. Still "unsupported" (a synonym never clears a flag), in the low tier
+    (an info, "weak evidence", not a warning)."""
+    sentence, document = "The movie flopped badly overseas.", "The film was shown in Paris."
+    v = judge_support(sentence, document)
+    assert v.verdict is Verdict.UNSUPPORTED and v.tier == "low"
+    assert v.score < default_settings().high_tier_coverage  # as written, below the boundary
+    off = default_settings().with_overrides({"use_synonyms": 0})
+    assert judge_support(sentence, document, off).tier == "high"
+    # synonyms of too little of the claim leave it in the high tier
+    long = "The movie flopped badly overseas despite costly marketing and famous actors."
+    assert judge_support(long, document).tier == "high"
 
 
 def test_the_synonym_table_is_what_the_build_script_makes_from_wordnet() -> None:

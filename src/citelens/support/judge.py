@@ -61,10 +61,13 @@ def judge_support(
         verdict = replace(verdict, verdict=Verdict.PARTIAL)
     verdict = _refined(sentence, sentence_terms, verdict, doc, language)
     # one replace for the explanation and the tier (a judgement's biggest fixed cost)
+    tier = _tier(verdict, settings)
+    if tier == HIGH and not verdict.other_amount and language == "english" and settings.use_synonyms:
+        tier = _tier_with_synonyms(weights, found, doc, settings)
     return replace(
         verdict,
         missing_terms=missing,
-        tier=_tier(verdict, settings),
+        tier=tier,
         passage=_best_passage(doc, verdict),
     )
 
@@ -205,6 +208,22 @@ def _tier(verdict: SupportVerdict, settings: SupportSettings) -> str:
         verdict.other_amount or verdict.score < settings.high_tier_coverage
     )
     return HIGH if high else LOW
+
+
+def _tier_with_synonyms(
+    weights: dict[str, float], found: set[str], doc: PreparedDocument, settings: SupportSettings
+) -> str:
+    """A confident "unsupported" says almost none of the claim is in the document; when
+    the document has enough of it as synonyms or other forms ("wet" ~ "moist"), the claim
+    may be paraphrased: the verdict stays "unsupported" (a synonym never clears a flag),
+    its confidence drops to the low tier."""
+    from citelens.support.synonyms import synonyms
+
+    there = doc.postings  # the document's content keys
+    extra = {k for k in weights if k not in found and any(s in there for s in synonyms(k))}
+    total = sum(weights.values())
+    coverage = sum(weights[k] for k in (found & weights.keys()) | extra) / total if total else 0.0
+    return LOW if extra and coverage >= settings.high_tier_coverage else HIGH
 
 
 def _missing_words(sentence: str, terms: list[Term], found: set[str]) -> tuple[str, ...]:
