@@ -4,6 +4,7 @@ can name files before the engine is loaded."""
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -15,6 +16,18 @@ def path_of(uri_or_path: str | Path) -> tuple[str, Path | None]:
         path = uri_or_path.absolute()
         return path.as_uri(), path
     text = str(uri_or_path)
+    known = _of_uri(text)
+    if known is not None:
+        return known
+    path = Path(text).absolute()
+    return path.as_uri(), path
+
+
+@lru_cache(maxsize=4096)
+def _of_uri(text: str) -> tuple[str, Path | None] | None:
+    """`path_of` of a URI (None: a plain path, which depends on the working folder). Kept:
+    an editor's every message names its document by URI, and parsing one costs more than
+    the message's handling."""
     parsed = urlparse(text)
     if parsed.scheme == "file":
         raw = unquote(parsed.path)
@@ -24,5 +37,4 @@ def path_of(uri_or_path: str | Path) -> tuple[str, Path | None]:
         return path.as_uri(), path
     if len(parsed.scheme) > 1:  # a URI (a one-letter scheme is a Windows drive)
         return text, None
-    path = Path(text).absolute()
-    return path.as_uri(), path
+    return None
