@@ -15,7 +15,8 @@ from lsprotocol import types
 from citelens_server.features import hover_fields
 from citelens_server.features.evidence import evidence_at, shown, sources_described
 from citelens_server.lsp import markdown
-from citelens_server.lsp.positions import lsp_range
+from citelens_server.lsp.json_text import Json
+from citelens_server.lsp.positions import JsonRange, span_range
 from citelens_server.runtime.server import CiteLensServer, Feature
 
 if TYPE_CHECKING:
@@ -28,29 +29,29 @@ log = logging.getLogger("citelens_server")
 VERDICT_ICON = {"supported": "✔", "partial": "◐", "unsupported": "✘", "unchecked": "○"}
 
 
-def hover(ls: CiteLensServer, params: types.HoverParams) -> types.Hover | None:
+def hover(ls: CiteLensServer, params: types.HoverParams) -> Json | None:
+    """The hover as JSON text (`Json`): it is asked for on every pause of the mouse, and
+    a `Hover` through cattrs costs more than finding what it shows."""
     at = ls.document_at(params)
     if at is None:
         return None
     doc, offset = at
     index = doc.line_index
     fmt: Format = markdown.Markdown() if _takes_markdown(ls) else markdown.PlainText()
-    kind = types.MarkupKind.Markdown if fmt.kind == "markdown" else types.MarkupKind.PlainText
     problem = ls.problem(doc)
     if problem is not None:  # the check failed: say why there is nothing to show
-        return types.Hover(
-            contents=types.MarkupContent(kind=kind, value=problem_text(problem, fmt)),
-            range=lsp_range(index, offset, offset, ls.encoding),
+        return _hover_json(
+            fmt.kind, problem_text(problem, fmt), span_range(index, offset, offset, ls.encoding)
         )
     built = build_hover(ls, doc, offset, fmt)
     if built is None:
         return None
     lines, (start, end) = built
-    text = "\n\n".join(lines)
-    return types.Hover(
-        contents=types.MarkupContent(kind=kind, value=text),
-        range=lsp_range(index, start, end, ls.encoding),
-    )
+    return _hover_json(fmt.kind, "\n\n".join(lines), span_range(index, start, end, ls.encoding))
+
+
+def _hover_json(kind: str, value: str, rng: JsonRange) -> Json:
+    return Json({"contents": {"kind": kind, "value": value}, "range": rng})
 
 
 FEATURES: list[Feature] = [
