@@ -1,10 +1,18 @@
 """Test tiers by directory: `server`, `editors`, `release` (see scripts/test).
 
 Helpers live in the `tests.helpers` package and are imported as `from tests.helpers.x
-import ...` (pytest puts the repository root on the path: `pythonpath` in pyproject)."""
+import ...` (pytest puts the repository root on the path: `pythonpath` in pyproject).
+
+`scripts/test` runs the tests in parallel, one test file per worker at a time (pytest-xdist,
+`--dist loadfile`): the tests of a file run in one process, in order, so module fixtures
+and what a file's tests share (the docs pages' sandboxes, the Anserini server, the build
+of the distributions) are made once. Tests of different files may run at the same time:
+they share no fixed port, file name or user folder (ports from 0, `tmp_path`, and the
+user's config and cache folders below)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,3 +35,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def _private_user_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """No test reads or writes the user's own config folder (trusted projects, config.toml)."""
     monkeypatch.setenv("CITELENS_CONFIG_DIR", str(tmp_path_factory.mktemp("user-config")))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_user_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Nor the user's cache folder: one per test process (a parallel worker), kept for its
+    session as a user's is kept between runs (the server's start-up cache stays warm). A
+    test that needs an empty cache sets `CITELENS_CACHE_DIR` itself."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CITELENS_CACHE_DIR", str(tmp_path_factory.mktemp("user-cache")))
+        yield

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from citelens.session import Workspace
-from tests.helpers.anserini_server import free_port
+from tests.helpers.anserini_server import refused_port
 from tests.helpers.corpus_samples import write_corpus
 from tests.helpers.sample_data import RUNS
 
@@ -79,8 +79,9 @@ def test_the_kiddie_run_with_its_embedded_documents_has_no_unknown_document(tmp_
 def test_an_unreachable_service_gives_one_note_and_no_guess(tmp_path: Path) -> None:
     run = tmp_path / "run.jsonl"
     run.write_text("".join(rag26_line([f"shard_00001_{n}", f"shard_00002_{n}"], n) + "\n" for n in range(30)))
-    url = f"http://127.0.0.1:{free_port()}/v1/climbmix-400b;timeout=2"
-    status, findings = check(str(run), "--spec", "rag26", "--docs", url)
+    with refused_port() as port:  # nothing listens there
+        url = f"http://127.0.0.1:{port}/v1/climbmix-400b;timeout=2"
+        status, findings = check(str(run), "--spec", "rag26", "--docs", url)
     notes = [f for f in findings if f["code"] == "documents_unchecked"]
     assert status == 0 and "unknown_document" not in {f["code"] for f in findings}
     assert len(notes) == 1 and notes[0]["severity"] == "info"

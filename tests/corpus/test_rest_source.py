@@ -17,7 +17,7 @@ import pytest
 
 from citelens.corpus import open_sources
 from citelens.corpus.rest_source import RestSource, ServiceOptions
-from tests.helpers.anserini_server import free_port, sample_documents
+from tests.helpers.anserini_server import refused_port, sample_documents
 
 SEGMENT = "msmarco_v2.1_doc_00_378699409#2_708658780"
 PARENT = "msmarco_v2.1_doc_00_378699409"
@@ -93,10 +93,11 @@ def _count_requests(monkeypatch: pytest.MonkeyPatch) -> list[float]:
 
 
 def test_an_unreachable_service_is_unanswered_at_once_with_the_reason(monkeypatch) -> None:
-    url = f"http://127.0.0.1:{free_port()}/v1/idx"  # nothing listens there
     options = ServiceOptions(timeout=2.0, retries=2, backoff=0.05, cache=False)
     sent = _count_requests(monkeypatch)
-    answer = RestSource(url, options=options).get_many([f"doc-{i}" for i in range(200)])
+    with refused_port() as port:  # nothing listens there
+        url = f"http://127.0.0.1:{port}/v1/idx"
+        answer = RestSource(url, options=options).get_many([f"doc-{i}" for i in range(200)])
     assert len(answer.unanswered) == 200 and not answer.documents
     assert all("cannot reach" in why for why in answer.unanswered.values())
     # the first id that runs out of retries stops the rest: at most the attempts of the ids

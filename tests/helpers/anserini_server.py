@@ -12,6 +12,7 @@ import socket
 import subprocess
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -46,6 +47,16 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@contextmanager
+def refused_port() -> Iterator[int]:
+    """A loopback port where nothing listens, for as long as the block runs: it is bound,
+    never listened on, so a connection is refused and no other process (a test running
+    in parallel) can start a server there meanwhile."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        yield int(s.getsockname()[1])
+
+
 def sample_documents() -> list[dict[str, str]]:
     """The records indexed: MS MARCO segments (ids with `#`), one parent document, an odd id."""
     docs = [
@@ -72,25 +83,17 @@ def run_server(workdir: Path) -> Iterator[str]:
         capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-2000:]
-    port = free_port()
-    # RestServer 1.7.1 opens `{index}` as a path: a relative one, from its working folder
-    server = subprocess.Popen(
-        [java, "-cp", str(jar), "io.anserini.api.RestServer", "--host", "127.0.0.1", "--port", str(port)],
-        cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
-    ready = threading.Event()
-    output: list[str] = []
-
-    def watch() -> None:
-        assert server.stdout is not None
-        for line in server.stdout:
-            output.append(line)
-            if "listening on" in line:
-                ready.set()
-
-    threading.Thread(target=watch, daemon=True).start()
+    # the port is free when chosen, but another process may take it before Java binds it
+    # (the tests run in parallel): the server then exits at once, and starts on another
+    for _attempt in range(5):
+        port = free_port()
+        server, ready, output = _start(java, jar, workdir, port)
+        if ready.is_set() or "Address already in use" not in "".join(output):
+            break
+        server.kill()
+        server.wait()
     try:
-        if not ready.wait(120):
+        if not ready.is_set():
             raise AssertionError("the Anserini REST server did not start:\n" + "".join(output[-30:]))
         yield f"http://127.0.0.1:{port}/v1/idx"
     finally:
@@ -99,3 +102,29 @@ def run_server(workdir: Path) -> Iterator[str]:
             server.wait(10)
         except subprocess.TimeoutExpired:
             server.kill()
+
+
+def _start(
+    java: str, jar: Path, workdir: Path, port: int
+) -> tuple[subprocess.Popen[str], threading.Event, list[str]]:
+    """The RestServer on `port`, once it listens (`ready` set) or has ended or is 2 minutes late."""
+    # RestServer 1.7.1 opens `{index}` as a path: a relative one, from its working folder
+    server = subprocess.Popen(
+        [java, "-cp", str(jar), "io.anserini.api.RestServer", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=workdir, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    ready, settled = threading.Event(), threading.Event()
+    output: list[str] = []
+
+    def watch() -> None:
+        assert server.stdout is not None
+        for line in server.stdout:
+            output.append(line)
+            if "listening on" in line:
+                ready.set()
+                settled.set()
+        settled.set()  # its output ended: it exited
+
+    threading.Thread(target=watch, daemon=True).start()
+    settled.wait(120)
+    return server, ready, output

@@ -58,6 +58,14 @@ def team_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return repo
 
 
+@pytest.fixture(scope="module")
+def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """pre-commit's own cache, as a user's: the first hook run installs our hooks'
+    environment (from the clone of this checkout), the next runs of the same repository
+    and revision reuse it."""
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
 def _pre_commit(repo: Path, *args: str, home: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PRE_COMMIT_HOME": str(home)}
     return subprocess.run(
@@ -65,19 +73,18 @@ def _pre_commit(repo: Path, *args: str, home: Path) -> subprocess.CompletedProce
     )
 
 
-def test_pre_commit_runs_the_check_hook_with_the_teams_settings(team_repo, tmp_path_factory):
-    home = tmp_path_factory.mktemp("pre-commit-home")
-    proc = _pre_commit(team_repo, "run", "--all-files", home=home)
+def test_pre_commit_runs_the_check_hook_with_the_teams_settings(team_repo, pre_commit_home):
+    proc = _pre_commit(team_repo, "run", "--all-files", home=pre_commit_home)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "runs/faulty.jsonl:2:664: error[run_id_length]" in proc.stdout  # rag26's rule, from citelens.toml
 
 
-def test_the_fix_hook_repairs_what_it_can_and_reports_the_rest(team_repo, tmp_path_factory):
+def test_the_fix_hook_repairs_what_it_can_and_reports_the_rest(team_repo, pre_commit_home):
     config = yaml.safe_load((team_repo / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
     config["repos"][0]["hooks"] = [{"id": "citelens-fix"}]
     (team_repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
     before = (team_repo / "runs" / "faulty.jsonl").read_text(encoding="utf-8")
-    proc = _pre_commit(team_repo, "run", "--all-files", home=tmp_path_factory.mktemp("pre-commit-home"))
+    proc = _pre_commit(team_repo, "run", "--all-files", home=pre_commit_home)
     after = (team_repo / "runs" / "faulty.jsonl").read_text(encoding="utf-8")
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert after != before  # the safe fixes were applied
