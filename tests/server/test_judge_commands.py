@@ -161,6 +161,7 @@ async def test_judge_this_file_sends_every_citation(stand_in, vscode, workspace)
 
 async def test_without_a_model_set_up_the_command_says_so(vscode, workspace):
     uri, _text = _open(vscode, workspace)
+    await diagnostics(vscode, vscode.profile, uri, 1)  # opened (in a worker) before the command
     answer = await vscode.workspace_execute_command_async(
         types.ExecuteCommandParams(command="citelens.judgeFile", arguments=[uri])
     )
