@@ -168,6 +168,18 @@ async def test_without_a_model_set_up_the_command_says_so(vscode, workspace):
     assert not answer["ok"] and "CITELENS_LLM_ENDPOINT" in answer["reason"]
 
 
+async def test_a_command_sent_right_after_opening_waits_for_the_open(no_model, vscode, workspace):
+    """A fast client asks to judge a citation before the server's worker has opened it (a
+    run of 5,000 reports takes a while): the command waits for the open, as a hover does,
+    and answers as it would later, instead of "the file is not open"."""
+    path = write_run(workspace, [(SENTENCE, ["Earthworm"])] * 5000, {"Earthworm": DOCUMENT})
+    uri = open_document(vscode, path, path.read_text(encoding="utf-8"))
+    answer = await vscode.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="citelens.judgeCitation", arguments=[uri, 0, 0])
+    )
+    assert not answer["ok"] and "CITELENS_LLM_ENDPOINT" in answer["reason"], answer
+
+
 async def test_a_code_action_on_a_citation_names_the_model_and_judges_it(stand_in, vscode, workspace):
     uri, text = _open(vscode, workspace)
     await diagnostics(vscode, vscode.profile, uri, 1)

@@ -90,13 +90,21 @@ def first_check_in_processes(doc: OpenDocument, progress: Callable[[int, int], N
 
 
 def message_uri(message: Any) -> str | None:
-    """The document a client message is about (None: not about one document)."""
+    """The document a client message is about (None: not about one document); a
+    command's first argument when it is a string (only an open document's URI makes
+    it wait)."""
     params = getattr(message, "params", None)
     document = getattr(params, "text_document", None)
     uri = getattr(document, "uri", None)
-    if uri is None and getattr(message, "method", None) == types.CODE_ACTION_RESOLVE:
+    method = getattr(message, "method", None)
+    if uri is None and method == types.CODE_ACTION_RESOLVE:
         data = getattr(params, "data", None)
         uri = data.get("uri") if isinstance(data, dict) else None
+    elif uri is None and method == types.WORKSPACE_EXECUTE_COMMAND:
+        # a command about one document names it first ("Judge this file", "Convert"):
+        # sent right after didOpen, it waits for the open in the worker, as a hover does
+        arguments = getattr(params, "arguments", None) or []
+        uri = arguments[0] if arguments else None
     return uri if isinstance(uri, str) else None
 
 
