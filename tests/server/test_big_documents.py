@@ -200,7 +200,7 @@ def test_a_run_whose_first_check_is_forked_gets_the_cli_s_diagnostics(tmp_path: 
     """From `FORK_REPORTS` reports the first check of an opened run is split over processes
     (as many as the cores, up to `CHECK_PROCESSES`); the diagnostics are the CLI's, and an
     edit afterwards is re-checked as in a run checked in one process."""
-    from citelens_server.runtime.checks import FORK_REPORTS
+    from citelens_server.runtime.first_check import FORK_REPORTS
 
     (tmp_path / "citelens.toml").write_text('spec = "rag25"\n', encoding="utf-8")
     lines, _ = generate_run("rag25", FORK_REPORTS + 100, 5)
