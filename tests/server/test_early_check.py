@@ -17,7 +17,7 @@ import pytest
 
 from citelens_server.runtime.early_answer import EarlyAnswer, answer_key
 from citelens_server.runtime.early_check import OPEN_WAIT_S
-from tests.helpers.lsp_session import expected_diagnostics
+from tests.helpers.lsp_session import expected_diagnostics, json_tuples
 from tests.helpers.raw_client import RawClient, frame, position_change
 from tests.helpers.report_factory import generate_run
 
@@ -25,20 +25,6 @@ pytestmark = [pytest.mark.server, pytest.mark.timeout(180)]
 
 EARLY = "checked before the server loaded"
 PULL = {"textDocument": {"diagnostic": {}}}
-
-
-def _tuples(diags: list[dict]) -> list[tuple]:
-    names = {1: "error", 2: "warning", 3: "info"}
-    return sorted(
-        (
-            d["code"],
-            names[d["severity"]],
-            d["message"],
-            (d["range"]["start"]["line"], d["range"]["start"]["character"]),
-            (d["range"]["end"]["line"], d["range"]["end"]["character"]),
-        )
-        for d in diags
-    )
 
 
 @pytest.fixture
@@ -81,12 +67,12 @@ def test_the_first_document_is_checked_before_the_server_loads_and_published_onc
     try:
         uri = client.open(run, text)
         first = client.diagnostics(uri, 1)
-        assert _tuples(first) == expected_diagnostics(run, text, "utf-16")
+        assert json_tuples(first) == expected_diagnostics(run, text, "utf-16")
         # the server carries on from that check: an edit breaks the first report's JSON
         client.change(uri, 2, [position_change(0, 0, 0, "x")])
         edited = client.diagnostics(uri, 2)
         run.write_text("x" + text, encoding="utf-8")
-        assert _tuples(edited) == expected_diagnostics(run, "x" + text, "utf-16")
+        assert json_tuples(edited) == expected_diagnostics(run, "x" + text, "utf-16")
         assert "json_syntax" in {d["code"] for d in edited}
         hover = client.request(
             "textDocument/hover",
@@ -118,7 +104,7 @@ def _one_session(cache: Path, folder: Path, capabilities: dict | None = None, wa
             diags = client.diagnostics(uri, 1, timeout=60)
     finally:
         client.close()
-    return _tuples(diags), _log(client)
+    return json_tuples(diags), _log(client)
 
 
 @pytest.mark.parametrize(
