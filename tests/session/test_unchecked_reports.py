@@ -15,12 +15,12 @@ def test_it_counts_the_reports_the_next_result_checks(tmp_path: Path) -> None:
     text = "\n".join(lines) + "\n"
     doc = Workspace([tmp_path]).open((tmp_path / "run.jsonl").as_uri(), text, 1)
     assert doc.unchecked_reports == 12  # never checked
-    doc.result
+    assert doc.result.findings is not None  # checked
     assert doc.unchecked_reports == 0
     at = text.index('"text": "') + 9  # inside the first report's first sentence
     doc.apply_changes([TextChange(at, at, "x")], version=2)
     assert doc.unchecked_reports == 1  # only the edited report
-    doc.result
+    assert doc.result.findings is not None  # checked
     assert doc.unchecked_reports == 0
     doc.forget_result()
     assert doc.unchecked_reports == 12

@@ -133,7 +133,12 @@ class BatchLines:
     def replace(self, start: int, end: int, text: str) -> None:
         """Replace [start, end) (code points of the current text) by `text`."""
         first, last = self._line_at(start), self._line_at(end)
-        if first == last and "\n" not in text and "\r" not in text and self._within_line(first, start, end, text):
+        if (
+            first == last
+            and "\n" not in text
+            and "\r" not in text
+            and self._within_line(first, start, end, text)
+        ):
             return
         lo, hi = max(first - 1, 0), min(last + 2, self.line_count)
         base = self._line(lo)[0]
