@@ -14,6 +14,9 @@ from itertools import accumulate
 
 #: characters scanned by one C call
 PIECE = 1 << 20
+#: characters from which a join goes a piece at a time (below: one join, a few
+#: milliseconds at most, and faster: growing a text in place costs page faults)
+JOIN_PIECEWISE = 4 << 20
 
 
 def contains(text: str, char: str) -> bool:
@@ -44,7 +47,7 @@ def joined(parts: list[str]) -> str:
     a 50 MB text is one C call (tens of milliseconds) during which no other thread runs.
     The text grows in place (CPython's `+=` on a string nothing else refers to, its
     memory resized by `realloc`), so it is still copied once; elsewhere, one join."""
-    if sum(map(len, parts)) <= PIECE or sys.implementation.name != "cpython":
+    if sum(map(len, parts)) < JOIN_PIECEWISE or sys.implementation.name != "cpython":
         return "".join(parts)
     out = ""
     for part in parts:
