@@ -60,7 +60,7 @@ class FileLevelCache:
         kept = self.facts
         if kept is None or len(kept) != len(facts):
             return False
-        return all(map(is_, kept, facts)) or all(a is b or a == b for a, b in zip(kept, facts))
+        return kept == facts  # each pair: the same object, or equal (a list compares so, in C)
 
     def found(self, facts: list[ReportFacts], added: Added) -> None:
         """Keep what the cross-report rules found from `facts`."""
@@ -138,7 +138,7 @@ def relative_findings(
             hit is not None
             and hit[0] is group
             and None not in values
-            and all(a is b for a, b in zip(hit[1], values))
+            and all(map(is_, hit[1], values))
         ):
             out[k] = hit[2]
             continue
