@@ -6,11 +6,8 @@ document (a change, a hover, a close) waits, and is handled in arrival order whe
 check ends, so the engine never sees a document from two threads at once. Edits that
 wait (held here, or queued behind the reader) are applied in one batch with one check
 request (change_queue.py), and no check starts while more edits are queued (their batch
-asks for it), so a burst the server is behind on gets one check, at its end. A document
-edited in place since its last check (not replaced whole, not big, same settings, a few
-reports to check) is checked on the loop instead: only those are checked and rendered, in a
-millisecond or two, and no message waits for a worker. A request about a document whose
-findings are not computed yet starts its check here and waits for it (a hover must not check a
+asks for it), so a burst the server is behind on gets one check, at its end. A request about a document whose findings
+are not computed yet starts its check here and waits for it (a hover must not check a
 big file on the event loop), unless an earlier version was checked and the text was only
 edited in place since: then it is answered at once from the current text, the session
 re-checking just the edited reports, and never waits for a check of an older text. A result is delivered
@@ -60,9 +57,6 @@ CHECK_WORKERS = 3
 #: instead of 0.1 s, a 1,000-report run's 0.15 s instead of 0.23 s
 CHECK_PROCESSES = 4
 FORK_REPORTS = 500
-#: reports to check again up to which a document edited in place is checked on the loop
-#: (a keystroke's batch touches one or two; a few milliseconds at most)
-HERE_REPORTS = 20
 #: notifications after which a held result describes an older text
 DOCUMENT_CHANGES = {
     types.TEXT_DOCUMENT_DID_CHANGE,
@@ -201,9 +195,6 @@ class BackgroundChecks:
         doc = self.server.document(uri)
         if doc is None:
             return
-        if self.edited_in_place(uri, doc) and doc.unchecked_reports <= HERE_REPORTS:
-            self._check_here(uri, doc)
-            return
         self.whole.discard(uri)
         if len(doc.text) < BIG_CHARS:
             self._run(uri, lambda: self._check(doc, uri))
@@ -290,14 +281,6 @@ class BackgroundChecks:
         self._run(uri, work)
         await asyncio.wait([self.running[uri]])
 
-    def _check_here(self, uri: str, doc: OpenDocument) -> None:
-        """Check a document edited in place since its last check, on the loop: the edited
-        reports are checked again and only their diagnostics rendered (a millisecond or
-        two, what a hover on it costs anyway). In a worker, the document's messages waited
-        for it, and while edits kept arriving a hover waited behind check after check."""
-        self._delivered(uri, self._check(doc, uri))
-        show_notices(self.server)
-
     def _run(self, uri: str, job: Callable[[], Checked | None]) -> None:
         self.changes.flush(uri)  # the worker gets the document with every edit read so far
         loop = asyncio.get_running_loop()
@@ -330,7 +313,11 @@ class BackgroundChecks:
         server = self.server
         current = checked is not None and server.document(uri) is checked.doc
         if current and not changed and checked is not None and checked.doc.version == checked.version:
-            self._delivered(uri, checked)
+            self.latest[uri] = checked
+            server.deliver(uri, checked)
+            if not self.features_loaded:
+                self.features_loaded = True
+                asyncio.get_running_loop().run_in_executor(None, warm_features)
         show_notices(server)  # e.g. the project file's service that needs `citelens trust`
         for message in held:  # in arrival order; a request may start the next check
             server.protocol.handle_message(message)
@@ -338,14 +325,6 @@ class BackgroundChecks:
             self.again.discard(uri)
             self.support_first.discard(uri)
             server.request_check(uri, now=True)
-
-    def _delivered(self, uri: str, checked: Checked) -> None:
-        """Keep and push a result of the document's current version."""
-        self.latest[uri] = checked
-        self.server.deliver(uri, checked)
-        if not self.features_loaded:
-            self.features_loaded = True
-            asyncio.get_running_loop().run_in_executor(None, warm_features)
 
     def diagnostics_for(self, doc: OpenDocument) -> Checked | None:
         """The rendered result of `doc` at its current version, if a worker made it."""
