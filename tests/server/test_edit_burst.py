@@ -160,9 +160,9 @@ def test_a_flush_before_another_message_applies_what_waited_first() -> None:
 
 
 def test_edits_in_place_each_get_their_diagnostics_in_order(tmp_path: Path) -> None:
-    """Checked where they arrive (checks.py's `_check_here`): every version an editor
-    waits for is published once, in order, and a hover after each edit sees it; the last
-    diagnostics are a fresh check's, a report broken and mended on the way."""
+    """Every version an editor waits for is published once, in order, and a hover after
+    each edit sees it; the last diagnostics are a fresh check's, a report broken and
+    mended on the way."""
     client, uri, text = _opened(tmp_path)
     try:
         at = _sentence_start(text.split("\n")[0])

@@ -1,37 +1,19 @@
-"""`OpenDocument.unchecked_reports` says how many reports the next `result` checks: an
-editor checks a document on its own thread only when that is a few (checks.py)."""
+"""Reports renumbered by an edit (reports added or removed before them) keep their
+checked outcome, and their facts for the cross-report rules follow the new numbers."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from citelens.check import Checker
 from citelens.session import TextChange, Workspace
+from citelens.specs import get_spec
 from tests.helpers.report_factory import generate_run
-
-
-def test_it_counts_the_reports_the_next_result_checks(tmp_path: Path) -> None:
-    (tmp_path / "citelens.toml").write_text('spec = "rag25"\n', encoding="utf-8")
-    lines, _ = generate_run("rag25", 12, 4)
-    text = "\n".join(lines) + "\n"
-    doc = Workspace([tmp_path]).open((tmp_path / "run.jsonl").as_uri(), text, 1)
-    assert doc.unchecked_reports == 12  # never checked
-    assert doc.result.findings is not None  # checked
-    assert doc.unchecked_reports == 0
-    at = text.index('"text": "') + 9  # inside the first report's first sentence
-    doc.apply_changes([TextChange(at, at, "x")], version=2)
-    assert doc.unchecked_reports == 1  # only the edited report
-    assert doc.result.findings is not None  # checked
-    assert doc.unchecked_reports == 0
-    doc.forget_result()
-    assert doc.unchecked_reports == 12
 
 
 def test_reports_renumbered_by_an_edit_keep_their_cross_report_findings_in_place(tmp_path: Path) -> None:
     """Reports added or removed before others renumber them: their kept facts follow
     (a duplicate topic is reported on the right reports, as a fresh check reports it)."""
-    from citelens.check import Checker
-    from citelens.specs import get_spec
-
     (tmp_path / "citelens.toml").write_text('spec = "rag25"\n', encoding="utf-8")
     lines, _ = generate_run("rag25", 6, 2, fault_free=True)
     lines.append(lines[2])  # topic of report 2 twice: duplicate_topics names both
