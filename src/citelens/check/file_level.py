@@ -134,12 +134,7 @@ def relative_findings(
             *(items[r].value for r in links.get(k, ()) if r < len(items)),
         )
         hit = done.get(k)
-        if (
-            hit is not None
-            and hit[0] is group
-            and None not in values
-            and all(map(is_, hit[1], values))
-        ):
+        if hit is not None and hit[0] is group and None not in values and all(map(is_, hit[1], values)):
             out[k] = hit[2]
             continue
         found = sorted((relative(f, k) for f in group), key=_order)

@@ -130,6 +130,14 @@ class OpenDocument:
         )
 
     @property
+    def unchecked_reports(self) -> int:
+        """How many reports the next `result` checks (their outcome is not kept): an editor
+        decides from this whether to check here or in the background."""
+        if self._checker is None or self._generation != self.workspace.generation:
+            return len(self._reports.items)
+        return self._reports.outcomes.count(None)
+
+    @property
     def result(self) -> FileResult:
         """The findings of the current text: exactly what `citelens check` gives for it,
         kept per report and placed in the file when read (`PlacedOnRead`): an edit costs
