@@ -52,3 +52,27 @@ def test_the_net_change_turns_the_old_text_into_the_new(seed) -> None:
     start, end, text = text_change(old, new)
     assert old[:start] + text + old[end:] == new
     assert start <= end and (old != new or (start == end and text == ""))
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16", "utf-32"])
+@pytest.mark.parametrize("seed", range(4))
+def test_keystrokes_inside_lines_agree_with_the_edited_index(encoding, seed) -> None:
+    """Typing and deleting inside lines (no break written or removed), also emptying a line
+    between a lone CR and an LF, which then become one break."""
+    rng = random.Random(f"keys-{encoding}-{seed}")
+    text = "".join(rng.choice(["ab", "\r", "\n", "\r\n", "é", "😀", "x"]) for _ in range(200))
+    index = LineIndex(text)
+    batch = BatchLines(index)
+    for _ in range(300):
+        line = rng.randrange(index.line_count)
+        begin, content = index.starts[line], index.line_end(line) - index.starts[line]
+        start = begin + rng.randrange(content + 1)
+        end = min(start + rng.choice([0, 0, 1, 2, content]), begin + content)
+        new = rng.choice(["", "", "y", "漢", "😀"])
+        assert batch.offset_at(line, 0, encoding) == index.offset_at(line, 0, encoding)
+        batch.replace(start, end, new)
+        index = index.edited(start, end, new)
+        assert batch.line_count == index.line_count
+        assert batch.text() == index.text
+        net_start, net_end, net = batch.net_change()
+        assert text[:net_start] + net + text[net_end:] == index.text

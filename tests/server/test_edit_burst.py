@@ -157,3 +157,31 @@ def test_a_flush_before_another_message_applies_what_waited_first() -> None:
 
     asyncio.run(burst())
     assert applied == [[1], [2]]
+
+
+def test_edits_in_place_each_get_their_diagnostics_in_order(tmp_path: Path) -> None:
+    """Every version an editor waits for is published once, in order, and a hover after
+    each edit sees it; the last diagnostics are a fresh check's, a report broken and
+    mended on the way."""
+    client, uri, text = _opened(tmp_path)
+    try:
+        at = _sentence_start(text.split("\n")[0])
+        end = client.answer(_hover(client, uri, at))["result"]["range"]["end"]["character"]
+        edits = [(0, at, at, "w"), (1, 0, 0, "{"), (1, 0, 1, ""), (0, at, at, "w")]
+        published: list[int] = []
+        for version, (line, start, stop, new) in enumerate(edits, 2):
+            client.change(uri, version, [position_change(line, start, stop, new)])
+            hover = client.answer(_hover(client, uri, at), timeout=60)["result"]
+            assert hover["range"]["end"]["character"] == end + (2 if version == 5 else 1)
+            final = client.diagnostics(uri, version, timeout=60)
+            published += _published(client, uri) + [version]  # any other publish came first
+        assert published == [2, 3, 4, 5]
+        edited = text.split("\n")
+        edited[0] = edited[0][:at] + "ww" + edited[0][at:]
+        twin = tmp_path / "twin.jsonl"
+        twin.write_text("\n".join(edited), encoding="utf-8")
+        twin_uri = client.open(twin, "\n".join(edited))
+        expected = client.diagnostics(twin_uri, 1)
+        assert final == json.loads(json.dumps(expected).replace(twin_uri, uri))
+    finally:
+        assert client.close() == 0

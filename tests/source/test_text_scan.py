@@ -40,3 +40,20 @@ def _answers_as_one_scan(text: str) -> None:
     assert [lines.line_text(n) for n in range(lines.line_count)] == text.replace("\r\n", "\n").replace(
         "\r", "\n"
     ).split("\n")
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts=st.lists(texts, max_size=6), piece=st.integers(min_value=1, max_value=9))
+def test_a_join_in_pieces_gives_the_one_join(parts: list[str], piece: int) -> None:
+    text_scan.PIECE, text_scan.JOIN_PIECEWISE = piece, 0
+    try:
+        assert text_scan.joined(parts) == "".join(parts)
+    finally:
+        text_scan.PIECE, text_scan.JOIN_PIECEWISE = 1 << 20, 4 << 20
+
+
+def test_an_edit_of_a_text_longer_than_a_piece_gives_the_whole_edited_text() -> None:
+    text = "é\n" * (text_scan.JOIN_PIECEWISE // 2) + "ab\r\n" * 1000
+    index = LineIndex(text).edited(5, 7, "xyz\n")
+    assert index.text == text[:5] + "xyz\n" + text[7:]
+    assert index.starts == LineIndex(index.text).starts

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import json.encoder
 import logging
+import threading
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from citelens.source.line_index import LineIndex, count_units
 from citelens_server.lsp.positions import Encoding
 
 if TYPE_CHECKING:
-    from citelens.session import FileResult, Finding
+    from citelens.session import FileResult, Finding, PlacedOnRead
 
 log = logging.getLogger("citelens_server")
 
@@ -105,6 +106,9 @@ class DiagnosticsJson:
 
     def __init__(self, links: DocLinks | None = None) -> None:
         self._links = links or DocLinks()
+        #: one render at a time: a worker renders an edit's result while the loop may
+        #: answer a pull for the same document (checks.py)
+        self._lock = threading.Lock()
         #: id(report findings) -> (those findings, where it and its linked reports start, JSON of each)
         self._reports: dict[int, tuple[Sequence[Finding], tuple[_Start, ...], list[str]]] = {}
         self._chunks: dict[int, _Chunk] = {}
@@ -122,10 +126,18 @@ class DiagnosticsJson:
     ) -> JsonArray:
         """The JSON array of the diagnostics of a file's result, a report at a time when the
         result keeps them so (`PlacedOnRead` in file order)."""
-        from citelens.session import PlacedOnRead, placed_in_file
+        from citelens.session import PlacedOnRead
 
         if not isinstance(result, PlacedOnRead) or not result.in_order:
             return self.render(result.findings, index, encoding, uri)
+        with self._lock:
+            return self._render_placed(result, index, encoding, uri)
+
+    def _render_placed(
+        self, result: PlacedOnRead, index: LineIndex, encoding: Encoding, uri: str
+    ) -> JsonArray:
+        from citelens.session import placed_in_file
+
         if self._for != (encoding, uri):
             self._reports, self._chunks, self._for = {}, {}, (encoding, uri)
         write = _Writer(index, encoding, uri, self._links)

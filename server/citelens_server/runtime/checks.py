@@ -6,8 +6,11 @@ document (a change, a hover, a close) waits, and is handled in arrival order whe
 check ends, so the engine never sees a document from two threads at once. Edits that
 wait (held here, or queued behind the reader) are applied in one batch with one check
 request (change_queue.py), and no check starts while more edits are queued (their batch
-asks for it), so a burst the server is behind on gets one check, at its end. A request about a document whose findings
-are not computed yet starts its check here and waits for it (a hover must not check a
+asks for it), so a burst the server is behind on gets one check, at its end. A document
+edited in place since its last check (not replaced whole, not big, same settings, a few
+reports to check) has its edited reports checked on the loop and only its diagnostics JSON made in a worker, from
+that version's result: none of its messages wait for that. A request about a document
+whose findings are not computed yet starts its check here and waits for it (a hover must not check a
 big file on the event loop), unless an earlier version was checked and the text was only
 edited in place since: then it is answered at once from the current text, the session
 re-checking just the edited reports, and never waits for a check of an older text. A result is delivered
@@ -52,6 +55,9 @@ log = logging.getLogger("citelens_server")
 
 #: worker threads: a big file's check must leave one free for the other files
 CHECK_WORKERS = 3
+#: reports to check again up to which an in-place edit's reports are checked on the loop
+#: (a keystroke's batch touches one or two; judged reports, all of them, go to a worker)
+HERE_REPORTS = 20
 #: notifications after which a held result describes an older text
 DOCUMENT_CHANGES = {
     types.TEXT_DOCUMENT_DID_CHANGE,
@@ -96,6 +102,8 @@ class BackgroundChecks:
         self.server = server
         self.executor = ThreadPoolExecutor(CHECK_WORKERS, thread_name_prefix="citelens-check")
         self.running: dict[str, asyncio.Future[Checked | None]] = {}
+        #: an in-place edit's diagnostics JSON being made (its messages do not wait: `_render`)
+        self.rendering: dict[str, asyncio.Future[Checked]] = {}
         self.held: dict[str, list[Any]] = {}  # uri -> messages waiting for its check
         self.waited: set[int] = set()  # ids of held requests (they wait for one check only)
         self.again: set[str] = set()
@@ -178,6 +186,9 @@ class BackgroundChecks:
             return
         doc = self.server.document(uri)
         if doc is None:
+            return
+        if self.edited_in_place(uri, doc) and doc.unchecked_reports <= HERE_REPORTS:
+            self._render(uri, doc)
             return
         self.whole.discard(uri)
         if len(doc.text) < BIG_CHARS:
@@ -285,6 +296,52 @@ class BackgroundChecks:
         self._run(uri, work)
         await asyncio.wait([self.running[uri]])
 
+    def _render(self, uri: str, doc: OpenDocument) -> None:
+        """An in-place edit's check: its few edited reports checked here, on the loop (as a
+        request about it is answered), and only the diagnostics JSON made in a worker, from
+        this version's result and line index (later edits make new ones and leave these
+        as they are). The document's messages do not wait for it: while a burst's edits
+        kept arriving, a worker check held each hover until it ended."""
+        if uri in self.rendering:
+            self.again.add(uri)  # asked for again when this one ends
+            return
+        server = self.server
+        version, generation = doc.version, server.generation
+        try:
+            result, index = doc.result, doc.line_index
+        except Exception:
+            self._run(uri, lambda: self._check(doc, uri))  # the worker reports the failure
+            return
+
+        def job() -> Checked:
+            return Checked(doc, version, generation, server.render(doc.uri, result, index, uri))
+
+        future = asyncio.get_running_loop().run_in_executor(self.executor, job)
+        self.rendering[uri] = future
+        future.add_done_callback(lambda f: self._rendered(uri, f))
+
+    def _rendered(self, uri: str, future: asyncio.Future[Checked]) -> None:
+        """Push a rendered edit if its version is still the document's and no edit waits."""
+        self.rendering.pop(uri, None)
+        server = self.server
+        try:
+            checked: Checked | None = future.result()
+        except Exception as exc:
+            server.errors.error(f"checking {uri}", exc)
+            checked = None
+        if (
+            checked is not None
+            and server.document(uri) is checked.doc
+            and checked.doc.version == checked.version
+            and checked.generation == server.generation
+            and not self.changes.pending(uri)
+            and uri not in self.running
+        ):
+            self._delivered(uri, checked)
+        if uri in self.again and uri not in self.running:
+            self.again.discard(uri)
+            server.request_check(uri, now=True)
+
     def _run(self, uri: str, job: Callable[[], Checked | None]) -> None:
         self.changes.flush(uri)  # the worker gets the document with every edit read so far
         loop = asyncio.get_running_loop()
@@ -317,9 +374,7 @@ class BackgroundChecks:
         server = self.server
         current = checked is not None and server.document(uri) is checked.doc
         if current and not changed and checked is not None and checked.doc.version == checked.version:
-            self.latest[uri] = checked
-            server.deliver(uri, checked)
-            self._first_result()
+            self._delivered(uri, checked)
         show_notices(server)  # e.g. the project file's service that needs `citelens trust`
         for message in held:  # in arrival order; a request may start the next check
             server.protocol.handle_message(message)
@@ -327,6 +382,12 @@ class BackgroundChecks:
             self.again.discard(uri)
             self.support_first.discard(uri)
             server.request_check(uri, now=True)
+
+    def _delivered(self, uri: str, checked: Checked) -> None:
+        """Keep and push a result of the document's current version."""
+        self.latest[uri] = checked
+        self.server.deliver(uri, checked)
+        self._first_result()
 
     def diagnostics_for(self, doc: OpenDocument) -> Checked | None:
         """The rendered result of `doc` at its current version, if a worker made it."""

@@ -38,8 +38,9 @@ from citelens_server.runtime.support_first import SupportFirst
 from citelens_server.runtime.workspace_runs import WorkspaceRuns
 
 if TYPE_CHECKING:
-    from citelens.session import Edit, OpenDocument, Workspace
+    from citelens.session import Edit, FileResult, OpenDocument, Workspace
     from citelens.session.spec_choice import TrackGuess
+    from citelens.source.line_index import LineIndex
     from citelens_server.runtime.early_check import EarlyStart
     from citelens_server.runtime.logs import ClientLogHandler
 
@@ -199,11 +200,16 @@ class CiteLensServer(LanguageServer):
     def diagnostics_json(self, doc: OpenDocument, uri: str | None = None) -> JsonArray:
         """The JSON array of the document's current diagnostics (`uri`: the client's name
         of the document, for related locations in it)."""
-        result = doc.result
-        rendered = self.rendered.get(doc.uri)
+        return self.render(doc.uri, doc.result, doc.line_index, uri or doc.uri)
+
+    def render(self, key: str, result: FileResult, index: LineIndex, uri: str) -> JsonArray:
+        """The JSON array of a result's diagnostics (`key`: the session's URI of its
+        document, whose earlier diagnostics' JSON is reused): needs no document, so a
+        worker can render one version while the loop edits the next."""
+        rendered = self.rendered.get(key)
         if rendered is None:
-            rendered = self.rendered[doc.uri] = DiagnosticsJson(self.links)
-        return rendered.render_result(result, doc.line_index, self.encoding, uri or doc.uri)
+            rendered = self.rendered[key] = DiagnosticsJson(self.links)
+        return rendered.render_result(result, index, self.encoding, uri)
 
     def settings_problem(self, doc: OpenDocument, problem: Problem, uri: str | None = None) -> str:
         """A settings, spec or topics file that cannot be used: logged, shown on the file

@@ -60,7 +60,7 @@ class FileLevelCache:
         kept = self.facts
         if kept is None or len(kept) != len(facts):
             return False
-        return all(map(is_, kept, facts)) or all(a is b or a == b for a, b in zip(kept, facts))
+        return kept == facts  # each pair: the same object, or equal (a list compares so, in C)
 
     def found(self, facts: list[ReportFacts], added: Added) -> None:
         """Keep what the cross-report rules found from `facts`."""
@@ -134,12 +134,7 @@ def relative_findings(
             *(items[r].value for r in links.get(k, ()) if r < len(items)),
         )
         hit = done.get(k)
-        if (
-            hit is not None
-            and hit[0] is group
-            and None not in values
-            and all(a is b for a, b in zip(hit[1], values))
-        ):
+        if hit is not None and hit[0] is group and None not in values and all(map(is_, hit[1], values)):
             out[k] = hit[2]
             continue
         found = sorted((relative(f, k) for f in group), key=_order)

@@ -130,6 +130,14 @@ class OpenDocument:
         )
 
     @property
+    def unchecked_reports(self) -> int:
+        """How many reports the next `result` checks (their outcome is not kept): an editor
+        decides from this whether to check here or in the background."""
+        if self._checker is None or self._generation != self.workspace.generation:
+            return len(self._reports.items)
+        return self._reports.outcomes.count(None)
+
+    @property
     def result(self) -> FileResult:
         """The findings of the current text: exactly what `citelens check` gives for it,
         kept per report and placed in the file when read (`PlacedOnRead`): an edit costs
@@ -140,23 +148,26 @@ class OpenDocument:
         reports = self._reports
         text, outcomes, items = reports.text, reports.outcomes, reports.items
         progress = self.progress
-        facts: list[ReportFacts] = []
-        for n, item in enumerate(items):
-            outcome = outcomes[n]
-            if outcome is None:
-                if progress is not None and n % PROGRESS_EVERY == 0:
-                    progress(n, len(items))
-                found, fact = checker.report_outcome(text, item)
-                found = sorted(found, key=_order)  # reports are in file order: so is the whole
-                outcome = outcomes[n] = Outcome(found, replace(fact, index=item.index) if fact else None)
-            fact = outcome.facts
-            if fact is not None:
-                if fact.index != item.index:
-                    fact = outcome.facts = replace(fact, index=item.index)
-                facts.append(fact)
+        # the reports not checked yet (after an edit, the edited ones): each pass over all
+        # reports is one comprehension, a keystroke in a big run costs little more
+        for n in [n for n, outcome in enumerate(outcomes) if outcome is None]:
+            item = items[n]
+            if progress is not None and n % PROGRESS_EVERY == 0:
+                progress(n, len(items))
+            found, fact = checker.report_outcome(text, item)
+            found = sorted(found, key=_order)  # reports are in file order: so is the whole
+            outcomes[n] = Outcome(found, replace(fact, index=item.index) if fact else None)
+        done: list[Outcome] = outcomes  # type: ignore[assignment]  # all set above
+        if reports.renumbered:  # reports moved by an edit that added or removed reports before them
+            for outcome, item in zip(done, items):
+                fact = outcome.facts
+                if fact is not None and fact.index != item.index:
+                    outcome.facts = replace(fact, index=item.index)
+            reports.renumbered = False
+        facts: list[ReportFacts] = [o.facts for o in done if o.facts is not None]
         starts = [item.start for item in items]
         level = checker.file_findings(reports.source(), facts, self._file_level)
-        own: list[Sequence[Finding]] = [o.findings for o in outcomes]  # type: ignore[union-attr]  # all set above
+        own: list[Sequence[Finding]] = [o.findings for o in done]
         head, relative = self._merged.lists(starts, own, level)
         self._result = PlacedOnRead(
             str(self.path) if self.path is not None else self.uri,

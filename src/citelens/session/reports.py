@@ -52,6 +52,9 @@ class Reports:
         self.problems: list[TextProblem] = source.problems
         self.syntax: JsonSyntaxError | None = source.syntax
         self.outcomes: list[Outcome | None] = [None] * len(self.items)
+        #: a kept outcome may belong to a report whose index changed (its facts' index is
+        #: stale) since `OpenDocument.result` last cleared this
+        self.renumbered = False
 
     @property
     def text(self) -> str:
@@ -83,6 +86,7 @@ class Reports:
             }
             self._reread(lines)
             self.outcomes = [outcomes.get(lines.text[i.start : i.end]) if i.ok else None for i in self.items]
+            self.renumbered = True
             return
         self._edit_lines(old, lines, start, end, new_text)
 
@@ -147,10 +151,13 @@ class Reports:
                 middle.append(read_item(text, index, start_, end_))
                 middle_outcomes.append(None)
             else:
+                self.renumbered |= k != index
                 middle.append(_moved(items[k], index, start_ - items[k].start))
                 middle_outcomes.append(outcomes[k])
         later = items[hi:]
-        _all_moved(later, lo + len(middle) - hi, delta)
+        shift = lo + len(middle) - hi
+        self.renumbered |= bool(shift and later)
+        _all_moved(later, shift, delta)
         self.items = items[:lo] + middle + later
         self.outcomes = outcomes[:lo] + middle_outcomes + outcomes[hi:]
         self._after_edit(lines, new_text)

@@ -12,7 +12,7 @@ import re
 from bisect import bisect_right
 from typing import Literal
 
-from citelens.source.text_scan import contains, lf_line_starts, pieces
+from citelens.source.text_scan import contains, joined, lf_line_starts, pieces
 
 Encoding = Literal["utf-32", "utf-16", "utf-8"]
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -76,7 +76,7 @@ class LineIndex:
         the lines around the edit (a break split or joined at its edges, such as a `\\r`
         meeting a `\\n`, is seen because the lines on both sides are re-scanned too)."""
         old = self.text
-        text = "".join((*pieces(old, 0, start), new_text, *pieces(old, end, len(old))))
+        text = joined([*pieces(old, 0, start), new_text, *pieces(old, end, len(old))])
         delta = len(new_text) - (end - start)
         starts = self.starts
         first = max(self.line_of(start) - 1, 0)
