@@ -26,7 +26,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP port instead (for debugging)")
     args = parser.parse_args(argv)
 
-    early = None
+    # Every keystroke in a big run allocates thousands of short-lived findings; with the
+    # default thresholds they push the session's long-lived parsed reports through full
+    # collections several times a minute, the slowest 5% of edits. Collect less often
+    # (from the start: the first check may run before the server is loaded).
+    gc.set_threshold(*GC_THRESHOLDS)
+    early = first = None
     if not args.tcp:  # the answer to `initialize` may be written while the server loads
         from citelens_server.runtime.early_answer import EarlyAnswer
         from citelens_server.runtime.start_cache import server_cache_dir
@@ -38,6 +43,9 @@ def main(argv: list[str] | None = None) -> int:
         # stream holds its lock, which aborts the interpreter's exit (SIGABRT)
         early = EarlyAnswer(FdReader(sys.stdin.fileno()), protocol_out, server_cache_dir())
         early.start()
+        from citelens_server.runtime.early_check import check_first
+
+        first = check_first(early, protocol_out)  # before pygls loads: see early_check.py
 
     from citelens_server.runtime.start_cache import StartCache, default_path
 
@@ -48,10 +56,6 @@ def main(argv: list[str] | None = None) -> int:
     server = create_server()
     start_cache.uninstall()
     start_cache.save()
-    # Every keystroke in a big run allocates thousands of short-lived findings; with the
-    # default thresholds they push the session's long-lived parsed reports through full
-    # collections several times a minute, the slowest 5% of edits. Collect less often.
-    gc.set_threshold(*GC_THRESHOLDS)
     server.log_handler = logs.setup(server)
     if early is None:
         host, _, port = (args.tcp or "").rpartition(":")
@@ -61,6 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     sys.stdout = sys.stderr
     server.protocol.early_answer = early
+    server.adopt(first)
     server.start_io(early.stdin_for_server(), protocol_out)
     return server.protocol.exit_code  # 1 after `exit` without `shutdown` (LSP)
 

@@ -167,6 +167,20 @@ def expected_diagnostics(path: Path, text: str, encoding: str, *extra: str) -> l
 SEVERITY_NAMES = {1: "error", 2: "warning", 3: "info"}
 
 
+def json_tuples(diags: list[dict]) -> list[tuple]:
+    """`as_tuples` of diagnostics as JSON (a raw client's)."""
+    return sorted(
+        (
+            d["code"],
+            SEVERITY_NAMES[d["severity"]],
+            d["message"],
+            (d["range"]["start"]["line"], d["range"]["start"]["character"]),
+            (d["range"]["end"]["line"], d["range"]["end"]["character"]),
+        )
+        for d in diags
+    )
+
+
 def as_tuples(diags: list[types.Diagnostic]) -> list[tuple]:
     return sorted(
         (

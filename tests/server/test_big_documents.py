@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.lsp_session import expected_diagnostics
+from tests.helpers.lsp_session import expected_diagnostics, json_tuples
 from tests.helpers.raw_client import RawClient
 from tests.helpers.report_factory import generate_run
 
@@ -28,20 +28,6 @@ def _big_run(min_bytes: int) -> str:
     block = "\n".join(lines) + "\n"
     block = block.replace('"text": "', '"text": "caf\u00e9 \U0001f600 \\"q\\" \\\\ ', 40)
     return block * (min_bytes // len(block.encode()) + 1)
-
-
-def _tuples(diags: list[dict]) -> list[tuple]:
-    names = {1: "error", 2: "warning", 3: "info"}
-    return sorted(
-        (
-            d["code"],
-            names[d["severity"]],
-            d["message"],
-            (d["range"]["start"]["line"], d["range"]["start"]["character"]),
-            (d["range"]["end"]["line"], d["range"]["end"]["character"]),
-        )
-        for d in diags
-    )
 
 
 def _hover(client: RawClient, uri: str) -> int:
@@ -72,7 +58,7 @@ def test_a_big_run_is_checked_as_the_cli_checks_it_and_never_holds_up_another_fi
             120,
         )
         assert message.get("id") == hover, "the big file's diagnostics came before the small file's hover"
-        assert _tuples(client.diagnostics(big_uri, 1, 120)) == expected_diagnostics(big, text, "utf-16")
+        assert json_tuples(client.diagnostics(big_uri, 1, 120)) == expected_diagnostics(big, text, "utf-16")
 
         # an edit of the big file (a character inserted in its first line) is checked in a
         # worker too: a hover on the small file sent right after it is answered first
@@ -97,7 +83,7 @@ def test_a_big_run_is_checked_as_the_cli_checks_it_and_never_holds_up_another_fi
         assert message.get("id") == hover, "the edit's diagnostics came before the small file's hover"
         edited = text[:1] + " " + text[1:]
         big.write_text(edited, encoding="utf-8")
-        assert _tuples(client.diagnostics(big_uri, 2, 120)) == expected_diagnostics(big, edited, "utf-16")
+        assert json_tuples(client.diagnostics(big_uri, 2, 120)) == expected_diagnostics(big, edited, "utf-16")
 
         # edits sent back to back (each applied in a worker, the next one waiting for it)
         # end in the text the client holds
@@ -106,7 +92,7 @@ def test_a_big_run_is_checked_as_the_cli_checks_it_and_never_holds_up_another_fi
         client.change(big_uri, 4, [{"range": {"start": at["start"], "end": at["start"]}, "text": "ab"}])
         edited = text[:1] + "ab" + text[1:]
         big.write_text(edited, encoding="utf-8")
-        assert _tuples(client.diagnostics(big_uri, 4, 120)) == expected_diagnostics(big, edited, "utf-16")
+        assert json_tuples(client.diagnostics(big_uri, 4, 120)) == expected_diagnostics(big, edited, "utf-16")
     finally:
         assert client.close(120) == 0
 
@@ -200,7 +186,7 @@ def test_a_run_whose_first_check_is_forked_gets_the_cli_s_diagnostics(tmp_path: 
     """From `FORK_REPORTS` reports the first check of an opened run is split over processes
     (as many as the cores, up to `CHECK_PROCESSES`); the diagnostics are the CLI's, and an
     edit afterwards is re-checked as in a run checked in one process."""
-    from citelens_server.runtime.checks import FORK_REPORTS
+    from citelens_server.runtime.first_check import FORK_REPORTS
 
     (tmp_path / "citelens.toml").write_text('spec = "rag25"\n', encoding="utf-8")
     lines, _ = generate_run("rag25", FORK_REPORTS + 100, 5)
@@ -211,12 +197,12 @@ def test_a_run_whose_first_check_is_forked_gets_the_cli_s_diagnostics(tmp_path: 
     try:
         client.initialize(tmp_path)
         uri = client.open(run, text)
-        assert _tuples(client.diagnostics(uri, 1, 120)) == expected_diagnostics(run, text, "utf-16")
+        assert json_tuples(client.diagnostics(uri, 1, 120)) == expected_diagnostics(run, text, "utf-16")
         at = {"start": {"line": 3, "character": 1}, "end": {"line": 3, "character": 1}}
         client.change(uri, 2, [{"range": at, "text": " "}])
         lines[3] = lines[3][:1] + " " + lines[3][1:]
         edited = "\n".join(lines) + "\n"
         run.write_text(edited, encoding="utf-8")
-        assert _tuples(client.diagnostics(uri, 2, 120)) == expected_diagnostics(run, edited, "utf-16")
+        assert json_tuples(client.diagnostics(uri, 2, 120)) == expected_diagnostics(run, edited, "utf-16")
     finally:
         assert client.close(120) == 0

@@ -26,6 +26,7 @@ import logging
 from lsprotocol import types
 
 from citelens_server.lsp.edits import text_change
+from citelens_server.lsp.positions import without_bom
 from citelens_server.runtime.change_offsets import BatchLines, range_offsets
 from citelens_server.runtime.collector import BIG_CHARS
 from citelens_server.runtime.server import CiteLensServer, Feature, uri_path
@@ -106,17 +107,6 @@ def apply_batch(ls: CiteLensServer, uri: str, batch: list[types.DidChangeTextDoc
         edits = [TextChange(start + lo, start + hi, text)]  # the engine re-reads the changed reports once
     doc.apply_changes(edits, version=version)
     ls.request_check(uri)
-
-
-#: the width of U+FEFF in each position encoding
-BOM_WIDTH = {"utf-8": 3, "utf-16": 1, "utf-32": 1}
-
-
-def without_bom(text: str, encoding: str) -> str:
-    """The text with a leading byte-order mark read as blanks of the same width."""
-    if text.startswith("\ufeff"):
-        return " " * BOM_WIDTH.get(encoding, 1) + text[1:]
-    return text
 
 
 def applies(line_count: int, rng: types.Range) -> bool:

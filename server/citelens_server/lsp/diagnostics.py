@@ -223,7 +223,9 @@ class _Writer:
         self.lines = len(index.starts)
         self.utf32 = encoding == "utf-32"
         self.encoding, self.uri, self.links = encoding, uri, links
-        self.ascii: dict[int, bool] = {}  # line -> whether it is ASCII (its columns are offsets)
+        #: line -> whether its columns are code-point offsets: it is ASCII, or (UTF-16) has
+        #: no character outside the BMP, so every prefix counts as many units as characters
+        self.ascii: dict[int, bool] = {}
         self.hrefs: dict[str, str] = {}
 
     def position(self, offset: int) -> str:
@@ -237,7 +239,8 @@ class _Writer:
             plain = self.ascii.get(line)
             if plain is None:
                 end = starts[line + 1] if line + 1 < self.lines else self.size
-                plain = self.ascii[line] = self.text[start:end].isascii()
+                whole = self.text[start:end]
+                plain = self.ascii[line] = whole.isascii() or count_units(whole, self.encoding) == len(whole)
             column = offset - start if plain else count_units(self.text[start:offset], self.encoding)
         return f'{{"line":{line},"character":{column}}}'
 

@@ -51,3 +51,14 @@ def lsp_range(index: LineIndex, start: int, end: int, encoding: Encoding) -> Any
 
     (l1, c1), (l2, c2) = index.position(start, encoding), index.position(end, encoding)
     return types.Range(types.Position(l1, c1), types.Position(l2, c2))
+
+
+#: the width of U+FEFF in each position encoding
+BOM_WIDTH = {"utf-8": 3, "utf-16": 1, "utf-32": 1}
+
+
+def without_bom(text: str, encoding: str) -> str:
+    """The text with a leading byte-order mark read as blanks of the same width."""
+    if text.startswith("\ufeff"):
+        return " " * BOM_WIDTH.get(encoding, 1) + text[1:]
+    return text

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -45,6 +44,7 @@ from lsprotocol import types
 from citelens.session.errors import SETTINGS_ERRORS
 from citelens_server.runtime.change_queue import ChangeQueue
 from citelens_server.runtime.collector import BIG_CHARS, Collector
+from citelens_server.runtime.first_check import first_check_in_processes
 from citelens_server.runtime.lazy_session import warm_features
 from citelens_server.runtime.notices import show_notices
 from citelens_server.runtime.open_progress import PROGRESS_CHARS, OpenProgress
@@ -53,18 +53,13 @@ from citelens_server.runtime.problems import Problem
 if TYPE_CHECKING:
     from citelens.session import OpenDocument
     from citelens_server.lsp.diagnostics import JsonArray
+    from citelens_server.runtime.early_check import EarlyCheck
     from citelens_server.runtime.server import CiteLensServer
 
 log = logging.getLogger("citelens_server")
 
 #: worker threads: a big file's check must leave one free for the other files
 CHECK_WORKERS = 3
-#: processes a big file's first check may use (session/first_check.py; never more than
-#: the cores), and the reports from which it forks them: a fork of the loaded server costs
-#: milliseconds, and on two cores a 500-report run's first check takes about 0.08 s
-#: instead of 0.1 s, a 1,000-report run's 0.15 s instead of 0.23 s
-CHECK_PROCESSES = 4
-FORK_REPORTS = 500
 #: reports to check again up to which an in-place edit's reports are checked on the loop
 #: (a keystroke's batch touches one or two; judged reports, all of them, go to a worker)
 HERE_REPORTS = 20
@@ -86,18 +81,6 @@ class Checked:
     generation: int
     diagnostics: JsonArray | None
     problem: Problem | None = None
-
-
-def first_check_in_processes(doc: OpenDocument, progress: Callable[[int, int], None] | None) -> None:
-    """A big file's first check on several cores (the session's `first_check`; a failure
-    is left to the ordinary check, which reports it)."""
-    from citelens.session.first_check import check_in_processes
-
-    processes = min(os.cpu_count() or 1, CHECK_PROCESSES)
-    try:
-        check_in_processes(doc, processes, progress, min_reports=FORK_REPORTS)
-    except Exception as exc:
-        log.debug("first check in one process (%s)", exc)
 
 
 def message_uri(message: Any) -> str | None:
@@ -135,6 +118,7 @@ class BackgroundChecks:
         self.big: set[str] = set()  # uris of open big documents (their objects are frozen)
         self.whole: set[str] = set()  # replaced whole since their last check started
         self.features_loaded = False  # the editor features' modules (after the first result)
+        self.early: EarlyCheck | None = None  # checked before the server loaded, not adopted yet
         #: edits not applied yet, applied in one batch (change_queue.py)
         self.changes = ChangeQueue(lambda exc: server.report_server_error(exc, "didChange"))
 
@@ -225,6 +209,9 @@ class BackgroundChecks:
     def open(self, uri: str, text: str, version: int | None) -> None:
         """Open a document (reading a big file takes seconds too) and check it, unless its
         support check is big enough to run first with progress (support_progress.py)."""
+        early, self.early = self.early, None
+        if early is not None and self._adopt(early, uri, text, version):
+            return
         session = self.server.session
         bar = None
         if len(text) >= PROGRESS_CHARS:
@@ -259,6 +246,23 @@ class BackgroundChecks:
             self._run(uri, big)
         if bar is not None:
             self.server.keep(asyncio.ensure_future(bar.show(self.running.get(uri))))
+
+    def _adopt(self, early: EarlyCheck, uri: str, text: str, version: int | None) -> bool:
+        """Take the check made before the server loaded as this `didOpen`'s, when it is of
+        this very document (it was published then)."""
+        server = self.server
+        doc = server.document(uri)
+        if (early.uri, early.version, early.doc) != (uri, version, doc) or early.text != text:
+            return False
+        if doc is None or server.generation != 0:
+            return False
+        self.latest[uri] = Checked(doc, version, server.generation, early.diagnostics)
+        server.rendered[doc.uri] = early.rendered
+        server.published[uri] = version
+        self._first_result()
+        show_notices(server)
+        log.info("%s: checked before the server loaded", uri)
+        return True
 
     def reopen(self, uri: str, path: Path, version: int | None) -> None:
         """Open the document again from the file on disk (the client's text and the
@@ -388,9 +392,7 @@ class BackgroundChecks:
         """Keep and push a result of the document's current version."""
         self.latest[uri] = checked
         self.server.deliver(uri, checked)
-        if not self.features_loaded:
-            self.features_loaded = True
-            asyncio.get_running_loop().run_in_executor(None, warm_features)
+        self._first_result()
 
     def diagnostics_for(self, doc: OpenDocument) -> Checked | None:
         """The rendered result of `doc` at its current version, if a worker made it."""
@@ -434,3 +436,9 @@ class BackgroundChecks:
             except Exception:  # logged by `_done`
                 return
             await asyncio.sleep(0)  # let the held messages run first
+
+    def _first_result(self) -> None:
+        """After the first diagnostics are out: load what the editor features import."""
+        if not self.features_loaded:
+            self.features_loaded = True
+            asyncio.get_running_loop().run_in_executor(None, warm_features)

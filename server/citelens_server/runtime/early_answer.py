@@ -26,6 +26,7 @@ import logging
 import os
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -37,6 +38,8 @@ log = logging.getLogger("citelens_server")
 PACKAGES = ("citelens_server", "citelens", "pygls", "lsprotocol")
 MAX_HEADER_LINES = 32
 KEEP = 8  # answers kept (one per client profile and code version)
+#: notifications the read-ahead goes past, looking for a `didOpen`
+READ_PAST = ("initialized", "$/setTrace")
 
 
 def _package_dir(name: str) -> str | None:
@@ -122,29 +125,41 @@ def read_message(stream: Reader) -> tuple[bytes, dict[str, Any] | None]:
 
 
 class Prefixed:
-    """A stdin that gives the bytes read ahead first (pygls reads with readline and read)."""
+    """A stdin that gives the bytes read ahead first (pygls reads with readline and read).
+    `more` (blocking) gives the next bytes read ahead while the read-ahead goes on, then
+    b"": the rest is read from `rest`."""
 
-    def __init__(self, head: bytes, rest: Reader) -> None:
+    def __init__(self, head: bytes, rest: Reader, more: Callable[[], bytes] | None = None) -> None:
         self._head = head
         self._rest = rest
+        self._more = more
+
+    def _ahead(self) -> bytes:
+        """The bytes read ahead not given yet (b"": none are left)."""
+        while not self._head and self._more is not None:
+            self._head = self._more()
+            if not self._head:
+                self._more = None
+        return self._head
 
     def readline(self) -> bytes:
-        if not self._head:
-            return self._rest.readline()
-        at = self._head.find(b"\n") + 1
-        if at:
-            line, self._head = self._head[:at], self._head[at:]
-            return line
-        line, self._head = self._head, b""
+        line = b""
+        while self._ahead():
+            at = self._head.find(b"\n") + 1
+            if at:
+                line, self._head = line + self._head[:at], self._head[at:]
+                return line
+            line, self._head = line + self._head, b""
         return line + self._rest.readline()
 
     def read(self, n: int, /) -> bytes | bytearray:
-        if self._head:
-            data, self._head = self._head[:n], self._head[n:]
-            if len(data) < n:
-                data += self._rest.read(n - len(data))
-            return data
-        return self._rest.read(n)
+        data = b""
+        while len(data) < n and self._ahead():
+            take = n - len(data)
+            data, self._head = data + self._head[:take], self._head[take:]
+        if len(data) < n:
+            data += self._rest.read(n - len(data))
+        return data
 
 
 class EarlyAnswer:
@@ -157,39 +172,95 @@ class EarlyAnswer:
         self.msg_id: Any = None  # the `initialize` request read ahead (None: not one)
         self.key: str | None = None
         self.sent: dict[str, Any] | None = None  # the answer written early
+        self.params: dict[str, Any] | None = None  # the `initialize` params answered early
+        self.opened: dict[str, Any] | None = None  # a `didOpen` read ahead (early_check.py)
         self._head = b""
+        self._ahead: list[bytes] = []  # messages read after the first, not given yet
+        self._reading = True  # the thread is reading (more may come)
+        self._stop = False  # the server takes over: read no further than the message in hand
+        self._first = threading.Event()  # the first message is read (and answered or not)
+        self._lock = threading.Condition()
         self._thread = threading.Thread(target=self._run, name="citelens-early-answer", daemon=True)
 
     def start(self) -> None:
         self._thread.start()
 
     def stdin_for_server(self) -> Prefixed:
-        """The server's input: the message read ahead, then the rest (waits for the read)."""
-        self._thread.join()
-        return Prefixed(self._head, self.stdin)
+        """The server's input: the messages read ahead, then the rest. Waits for the first
+        message only; a message still being read ahead is given when it is in."""
+        self._first.wait()
+        with self._lock:
+            self._stop = True
+        return Prefixed(self._head, self.stdin, self._next_ahead)
+
+    def answered(self, timeout: float) -> bool:
+        """Whether the first message was `initialize`, answered early (waits for it at
+        most `timeout` seconds: False if it is not in by then)."""
+        return self._first.wait(timeout) and self.sent is not None
+
+    def wait_for_open(self, timeout: float) -> dict[str, Any] | None:
+        """The `didOpen` that follows an early answer (only `initialized` before it), if
+        one comes within `timeout` seconds; after that the read-ahead stops."""
+        self._first.wait()
+        with self._lock:
+            self._lock.wait_for(lambda: self.opened is not None or not self._reading, timeout)
+            self._stop = True
+            return self.opened
+
+    def _next_ahead(self) -> bytes:
+        with self._lock:
+            self._lock.wait_for(lambda: bool(self._ahead) or not self._reading)
+            return self._ahead.pop(0) if self._ahead else b""
 
     def _path(self, key: str) -> Path:
         return self.cache_dir / f"initialize-{key}.json"
 
     def _run(self) -> None:
+        try:
+            if self._answer():
+                self._read_ahead()
+        finally:
+            with self._lock:
+                self._reading = False
+                self._lock.notify_all()
+            self._first.set()
+
+    def _read_ahead(self) -> None:
+        """After an early answer, while the server loads: `initialized` and then a `didOpen`
+        are read ahead for early_check.py; anything else, or the server taking over, ends it."""
+        self._first.set()
+        while True:
+            raw, message = read_message(self.stdin)
+            with self._lock:
+                if raw:
+                    self._ahead.append(raw)
+                    self._lock.notify_all()
+                method = message.get("method") if message is not None else None
+                if method == "textDocument/didOpen" and not self._stop:
+                    self.opened = message
+                if self._stop or method not in READ_PAST:
+                    return  # after the `didOpen` too: one document is checked early
+
+    def _answer(self) -> bool:
+        """Read the first message; True when it was `initialize`, answered early."""
         self._head, message = read_message(self.stdin)
         if not message or message.get("method") != "initialize" or "id" not in message:
-            return
+            return False
         if not isinstance(message["id"], (int, str)):
-            return
+            return False
         try:
             self.key = answer_key(message.get("params"))
         except (OSError, TypeError, ValueError):
             self.key = None
         self.msg_id = message["id"]
         if self.key is None:
-            return
+            return False
         try:
             kept = json.loads(self._path(self.key).read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            return
+            return False
         if not isinstance(kept, dict) or not isinstance(kept.get("capabilities"), dict):
-            return
+            return False
         body = json.dumps({"jsonrpc": "2.0", "id": self.msg_id, "result": kept}, separators=(",", ":"))
         data = body.encode("utf-8")
         header = (
@@ -199,8 +270,10 @@ class EarlyAnswer:
             self.out.write(header.encode("ascii") + data)
             self.out.flush()
         except OSError:  # the client is gone: the server finds out when it writes
-            return
+            return False
         self.sent = kept
+        self.params = message.get("params")
+        return True
 
     def settle(self, msg_id: Any, result: dict[str, Any] | None) -> bool:
         """The server's own answer to the request read ahead: True when it was already

@@ -17,10 +17,11 @@ from lsprotocol import types
 
 from citelens_server.lsp.capabilities import supports
 from citelens_server.lsp.positions import encoding_name
+from citelens_server.lsp.uris import workspace_folders
 from citelens_server.runtime.editor_settings import split_settings
 from citelens_server.runtime.notices import show_notices
 from citelens_server.runtime.protocol import choose_position_encoding
-from citelens_server.runtime.server import CiteLensServer, Feature, uri_path
+from citelens_server.runtime.server import CiteLensServer, Feature
 
 log = logging.getLogger("citelens_server")
 
@@ -34,10 +35,7 @@ def initialize(ls: CiteLensServer, params: types.InitializeParams) -> None:
     ls.encoding = encoding_name(choose_position_encoding(params.capabilities))
     editor, engine = split_settings(params.initialization_options, "initializationOptions")
     ls.set_editor(editor)
-    folders = [uri_path(f.uri) for f in params.workspace_folders or ()]
-    if not folders and params.root_uri:
-        folders = [uri_path(params.root_uri)]
-    ls.folders = [f for f in folders if f is not None]
+    ls.folders = workspace_folders((f.uri for f in params.workspace_folders or ()), params.root_uri)
     ls.lazy_session.plan(tuple(ls.folders), engine or None)
     # the engine loads once the answer is written (lazy_session.py); without an event
     # loop (a handler called directly) the session is made on first use

@@ -10,9 +10,10 @@ thousands. A client without `window.workDoneProgress` gets no request at all.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from lsprotocol import types
+if TYPE_CHECKING:
+    from lsprotocol import types
 
 
 class Bar(Protocol):
@@ -65,4 +66,6 @@ class OpenProgress:
         if not self.bar.shown:
             self.pending = (percentage, message)
             return
+        from lsprotocol import types  # loaded by then; not for the check before the server (early_check.py)
+
         self.bar.report(types.WorkDoneProgressReport(percentage=percentage, message=message))

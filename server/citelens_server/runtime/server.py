@@ -27,6 +27,7 @@ from citelens_server.lsp.capabilities import supports
 from citelens_server.lsp.diagnostics import SOURCE, DiagnosticsJson, DocLinks, JsonArray
 from citelens_server.lsp.edits import workspace_edit
 from citelens_server.lsp.positions import Encoding, offset_at
+from citelens_server.lsp.uris import uri_path
 from citelens_server.runtime.checks import BackgroundChecks, Checked
 from citelens_server.runtime.debounce import Debouncer
 from citelens_server.runtime.editor_settings import EditorSettings
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from citelens.session import Edit, FileResult, OpenDocument, Workspace
     from citelens.session.spec_choice import TrackGuess
     from citelens.source.line_index import LineIndex
+    from citelens_server.runtime.early_check import EarlyStart
     from citelens_server.runtime.logs import ClientLogHandler
 
 log = logging.getLogger("citelens_server")
@@ -99,6 +101,17 @@ class CiteLensServer(LanguageServer):
     @session.setter
     def session(self, workspace: Workspace) -> None:
         self.lazy_session.set(workspace)
+
+    def adopt(self, start: EarlyStart | None) -> None:
+        """Take over what was made before the server loaded (early_check.py): the session,
+        and the document checked and published, which `checks.open` adopts."""
+        if start is None:
+            return
+        if start.workspace is not None:
+            self.lazy_session.set(start.workspace)
+        if start.checked is not None:
+            self.links = start.checked.links
+            self.checks.early = start.checked
 
     def set_editor(self, settings: EditorSettings) -> None:
         self.editor = settings
@@ -288,12 +301,3 @@ class CiteLensServer(LanguageServer):
         """Log, never a popup: a handler error on every keystroke must not toast, nor
         fill the log (each cause once)."""
         self.errors.error(f"internal error ({getattr(source, '__name__', source)})", error)
-
-
-def uri_path(uri: str) -> Path | None:
-    """The file of a `file:` URI (None for any other), by the engine's one converter."""
-    if not uri.startswith("file:"):
-        return None
-    from citelens.session.document_uri import path_of
-
-    return path_of(uri)[1]

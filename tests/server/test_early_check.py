@@ -1,0 +1,162 @@
+"""The first document checked before the server is loaded (runtime/early_check.py): when
+the `initialize` answer comes from the start-up cache and a `didOpen` follows, its
+diagnostics are the CLI's, published once, and the server then carries on from that
+check (an edit is checked and re-rendered as always). What the early check leaves to the
+server (a client that pulls, a project that checks support, a settings problem, a
+`didOpen` that comes late) gets the answers it always got. Real server processes over
+stdio; the read-ahead itself on byte streams."""
+
+from __future__ import annotations
+
+import io
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from citelens_server.runtime.early_answer import EarlyAnswer, answer_key
+from citelens_server.runtime.early_check import OPEN_WAIT_S
+from tests.helpers.lsp_session import expected_diagnostics, json_tuples
+from tests.helpers.raw_client import RawClient, frame, position_change
+from tests.helpers.report_factory import generate_run
+
+pytestmark = [pytest.mark.server, pytest.mark.timeout(180)]
+
+EARLY = "checked before the server loaded"
+PULL = {"textDocument": {"diagnostic": {}}}
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A participant's folder with a rag25 run of 600 reports with mistakes (enough for the
+    first check to fork)."""
+    folder = tmp_path / "repo"
+    folder.mkdir()
+    (folder / "citelens.toml").write_text('spec = "rag25"\n', encoding="utf-8")
+    lines, _ = generate_run("rag25", 600, 11)
+    (folder / "run.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return folder
+
+
+def _client(cache: Path, folder: Path, capabilities: dict | None = None) -> RawClient:
+    client = RawClient(env={"CITELENS_CACHE_DIR": str(cache)}, cwd=folder)
+    client.initialize(folder, capabilities)
+    return client
+
+
+def _log(client: RawClient) -> str:
+    return b"".join(client.stderr).decode("utf-8", "replace")
+
+
+def _kept_answer(cache: Path, folder: Path, capabilities: dict | None = None) -> None:
+    """A first start: the `initialize` answer is kept for the next one."""
+    client = _client(cache, folder, capabilities)
+    assert client.close() == 0
+    assert list((cache / "server").glob("initialize-*.json"))
+
+
+def test_the_first_document_is_checked_before_the_server_loads_and_published_once(
+    tmp_path: Path, repo: Path
+) -> None:
+    cache = tmp_path / "cache"
+    _kept_answer(cache, repo)
+    run = repo / "run.jsonl"
+    text = run.read_text(encoding="utf-8")
+    client = _client(cache, repo)
+    try:
+        uri = client.open(run, text)
+        first = client.diagnostics(uri, 1)
+        assert json_tuples(first) == expected_diagnostics(run, text, "utf-16")
+        # the server carries on from that check: an edit breaks the first report's JSON
+        client.change(uri, 2, [position_change(0, 0, 0, "x")])
+        edited = client.diagnostics(uri, 2)
+        run.write_text("x" + text, encoding="utf-8")
+        assert json_tuples(edited) == expected_diagnostics(run, "x" + text, "utf-16")
+        assert "json_syntax" in {d["code"] for d in edited}
+        hover = client.request(
+            "textDocument/hover",
+            {"textDocument": {"uri": uri}, "position": {"line": 1, "character": 2}},
+        )
+        assert "error" not in hover
+        again = [
+            m
+            for m in client.received
+            if m.get("method") == "textDocument/publishDiagnostics" and m["params"].get("version") == 1
+        ]
+        assert again == []  # not published a second time by the server
+    finally:
+        client.close()
+    assert EARLY in _log(client)
+
+
+def _one_session(cache: Path, folder: Path, capabilities: dict | None = None, wait: float = 0.0) -> tuple:
+    run = folder / "run.jsonl"
+    text = run.read_text(encoding="utf-8")
+    client = _client(cache, folder, capabilities)
+    try:
+        time.sleep(wait)
+        uri = client.open(run, text)
+        if capabilities is PULL:
+            answer = client.request("textDocument/diagnostic", {"textDocument": {"uri": uri}}, timeout=60)
+            diags = answer["result"]["items"]
+        else:
+            diags = client.diagnostics(uri, 1, timeout=60)
+    finally:
+        client.close()
+    return json_tuples(diags), _log(client)
+
+
+@pytest.mark.parametrize(
+    ("case", "settings", "capabilities", "wait"),
+    [
+        ("pull", 'spec = "rag25"\n', PULL, 0.0),
+        ("support", 'spec = "rag25"\nsupport = true\n', None, 0.0),
+        ("settings problem", 'spec = "rag52"\n', None, 0.0),
+        ("late didOpen", 'spec = "rag25"\n', None, 3 * OPEN_WAIT_S),
+    ],
+)
+def test_what_the_early_check_leaves_gets_the_answers_it_always_got(
+    tmp_path: Path, repo: Path, case: str, settings: str, capabilities: dict | None, wait: float
+) -> None:
+    (repo / "citelens.toml").write_text(settings, encoding="utf-8")
+    cold = _one_session(tmp_path / "cold", repo, capabilities, wait)  # no kept answer: no early check
+    cache = tmp_path / "cache"
+    _kept_answer(cache, repo, capabilities)
+    diags, log = _one_session(cache, repo, capabilities, wait)
+    assert diags == cold[0]
+    assert EARLY not in log and EARLY not in cold[1]
+    if case == "settings problem":
+        assert [d[0] for d in diags] == ["settings"]
+
+
+def _early(tmp_path: Path, messages: list[dict]) -> tuple[EarlyAnswer, bytes, io.BytesIO]:
+    params = {"processId": None, "rootUri": None, "capabilities": {}}
+    key = answer_key(params)
+    (tmp_path / f"initialize-{key}.json").write_text(json.dumps({"capabilities": {}}), encoding="utf-8")
+    data = frame({"id": 1, "method": "initialize", "params": params}) + b"".join(map(frame, messages))
+    out = io.BytesIO()
+    return EarlyAnswer(io.BytesIO(data), out, tmp_path), data, out
+
+
+def _open(uri: str) -> dict:
+    return {"method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "text": "{}"}}}
+
+
+def test_the_read_ahead_finds_the_didopen_and_hands_every_byte_to_the_server(tmp_path: Path) -> None:
+    later = {"id": 2, "method": "textDocument/hover", "params": {}}
+    early, data, out = _early(tmp_path, [{"method": "initialized", "params": {}}, _open("file:///a"), later])
+    early.start()
+    assert early.answered(5)
+    assert json.loads(out.getvalue().split(b"\r\n\r\n", 1)[1])["id"] == 1  # answered early
+    opened = early.wait_for_open(5)
+    assert opened is not None and opened["params"]["textDocument"]["uri"] == "file:///a"
+    assert early.stdin_for_server().read(len(data) + 10) == data
+
+
+def test_any_other_message_before_a_didopen_ends_the_read_ahead(tmp_path: Path) -> None:
+    hover = {"id": 2, "method": "textDocument/hover", "params": {}}
+    early, data, _ = _early(tmp_path, [hover, _open("file:///a")])
+    early.start()
+    assert early.wait_for_open(5) is None
+    assert early.stdin_for_server().read(len(data) + 10) == data
