@@ -6,17 +6,22 @@ document (a change, a hover, a close) waits, and is handled in arrival order whe
 check ends, so the engine never sees a document from two threads at once. Edits that
 wait (held here, or queued behind the reader) are applied in one batch with one check
 request (change_queue.py), and no check starts while more edits are queued (their batch
-asks for it), so a burst the server is behind on gets one check, at its end. A document
-edited in place since its last check (not replaced whole, not big, same settings, a few
-reports to check) has its edited reports checked on the loop and only its diagnostics JSON made in a worker, from
-that version's result: none of its messages wait for that. A request about a document
-whose findings are not computed yet starts its check here and waits for it (a hover must not check a
-big file on the event loop), unless an earlier version was checked and the text was only
-edited in place since: then it is answered at once from the current text, the session
-re-checking just the edited reports, and never waits for a check of an older text. A result is delivered
-only if the document is still open, at the same version, and no change is waiting:
-an older version is never published over a newer one, and a file closed during its
-check gets nothing.
+asks for it), so a burst the server is behind on gets one check, at its end.
+
+A document edited in place since its last check (not replaced whole, not big, same
+settings, a few reports to check) is not handed to a worker: its edited reports are
+checked on the loop (as a request about it is answered) and only its diagnostics JSON is
+made in a worker, from that version's result and line index, which later edits leave as
+they are. None of its messages wait for that (`_render`); in a burst, a worker check held
+each hover until it ended.
+
+A request about a document whose findings are not computed yet starts its check here and
+waits for it (a hover must not check a big file on the event loop), unless an earlier
+version was checked and the text was only edited in place since: then it is answered at
+once from the current text, the session re-checking just the edited reports, and never
+waits for a check of an older text. A result is delivered only if the document is still
+open, at the same version, and no change is waiting: an older version is never published
+over a newer one, and a file closed during its check gets nothing.
 
 A check that fails (a settings, spec or topics problem, or any exception) is a result
 too: it is kept as a plain `Problem`, requests waiting for it are answered from what is
