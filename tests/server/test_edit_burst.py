@@ -91,11 +91,7 @@ def test_hovers_in_a_burst_see_their_version_and_the_last_diagnostics_win(tmp_pa
         edited = text.split("\n")
         edited[0] = edited[0][:at] + "z" * EDITS + edited[0][at:]
         edited[1] = edited[1][:1] + " " * EDITS + edited[1][1:]
-        twin = tmp_path / "twin.jsonl"
-        twin.write_text("\n".join(edited), encoding="utf-8")
-        twin_uri = client.open(twin, "\n".join(edited))
-        expected = client.diagnostics(twin_uri, 1)
-        assert final == json.loads(json.dumps(expected).replace(twin_uri, uri))
+        assert final == _fresh_diagnostics(client, tmp_path, "\n".join(edited), uri)
     finally:
         assert client.close() == 0
 
@@ -118,13 +114,18 @@ def test_an_edit_that_cannot_apply_inside_a_batch_resyncs(tmp_path: Path) -> Non
         assert "40:0-41:0" in warned["params"]["message"]
         lines = text.split("\n")
         lines[0] = lines[0][:at] + "q" + lines[0][at:]
-        twin = tmp_path / "twin.jsonl"
-        twin.write_text("\n".join(lines), encoding="utf-8")
-        twin_uri = client.open(twin, "\n".join(lines))
-        expected = client.diagnostics(twin_uri, 1)
-        assert last == json.loads(json.dumps(expected).replace(twin_uri, uri))
+        assert last == _fresh_diagnostics(client, tmp_path, "\n".join(lines), uri)
     finally:
         assert client.close() == 0
+
+
+def _fresh_diagnostics(client: RawClient, tmp_path: Path, text: str, uri: str) -> list[Any]:
+    """The diagnostics of `text` opened afresh as a twin file, named as `uri`'s."""
+    twin = tmp_path / "twin.jsonl"
+    twin.write_text(text, encoding="utf-8")
+    twin_uri = client.open(twin, text)
+    expected = client.diagnostics(twin_uri, 1)
+    return list(json.loads(json.dumps(expected).replace(twin_uri, uri)))
 
 
 @pytest.mark.parametrize("others", [0, 3])
@@ -178,10 +179,6 @@ def test_edits_in_place_each_get_their_diagnostics_in_order(tmp_path: Path) -> N
         assert published == [2, 3, 4, 5]
         edited = text.split("\n")
         edited[0] = edited[0][:at] + "ww" + edited[0][at:]
-        twin = tmp_path / "twin.jsonl"
-        twin.write_text("\n".join(edited), encoding="utf-8")
-        twin_uri = client.open(twin, "\n".join(edited))
-        expected = client.diagnostics(twin_uri, 1)
-        assert final == json.loads(json.dumps(expected).replace(twin_uri, uri))
+        assert final == _fresh_diagnostics(client, tmp_path, "\n".join(edited), uri)
     finally:
         assert client.close() == 0
