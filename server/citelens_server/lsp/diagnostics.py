@@ -89,6 +89,16 @@ class JsonArray:
     __format__ = lambda self, spec: str(self)  # noqa: E731  # in f-strings too
 
 
+def publish_parts(uri: str, version: int | None, diagnostics: JsonArray | str) -> list[bytes | str]:
+    """The JSON text of a `publishDiagnostics` notification, in parts (ASCII; not joined:
+    it may be megabytes)."""
+    head = f'{{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{{"uri":{json.dumps(uri)}'
+    if version is not None:
+        head += f',"version":{int(version)}'
+    body = diagnostics.parts if isinstance(diagnostics, JsonArray) else [diagnostics]
+    return [f'{head},"diagnostics":', *body, "}}"]
+
+
 class DiagnosticsJson:
     """The diagnostics of one document as JSON text, reusing the JSON of every report whose
     findings and place are unchanged since the last time.

@@ -21,13 +21,12 @@ exception in the check (the server reports it in its own way).
 
 from __future__ import annotations
 
-import json
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-from citelens_server.lsp.diagnostics import DiagnosticsJson, DocLinks, JsonArray
+from citelens_server.lsp.diagnostics import DiagnosticsJson, DocLinks, JsonArray, publish_parts
 from citelens_server.lsp.positions import Encoding, encoding_name, without_bom
 from citelens_server.lsp.uris import workspace_folders
 from citelens_server.runtime.open_progress import PROGRESS_CHARS
@@ -165,10 +164,9 @@ def _check(
 
 def _publish(out: BinaryIO, uri: str, version: int | None, diagnostics: JsonArray) -> None:
     """The `publishDiagnostics` the server's `deliver` writes, framed as its protocol frames it."""
-    head = f'{{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{{"uri":{json.dumps(uri)}'
-    if version is not None:
-        head += f',"version":{int(version)}'
-    parts = [f'{head},"diagnostics":'.encode(), *diagnostics.parts, b"}}"]
+    parts = [
+        p if isinstance(p, bytes) else p.encode("ascii") for p in publish_parts(uri, version, diagnostics)
+    ]
     length = sum(map(len, parts))
     out.write(
         f"Content-Length: {length}\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n".encode()

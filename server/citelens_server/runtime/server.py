@@ -24,7 +24,7 @@ from pygls.lsp.server import LanguageServer
 from citelens import __version__
 from citelens.session.errors import SETTINGS_ERRORS
 from citelens_server.lsp.capabilities import supports
-from citelens_server.lsp.diagnostics import SOURCE, DiagnosticsJson, DocLinks, JsonArray
+from citelens_server.lsp.diagnostics import SOURCE, DiagnosticsJson, DocLinks, JsonArray, publish_parts
 from citelens_server.lsp.edits import workspace_edit
 from citelens_server.lsp.positions import Encoding, offset_at
 from citelens_server.lsp.uris import uri_path
@@ -191,11 +191,7 @@ class CiteLensServer(LanguageServer):
             self.withdraw_settings_problem(uri)
         version = checked.version
         self.published[uri] = version
-        head = f'{{"jsonrpc":"2.0","method":"{types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS}","params":{{"uri":{json.dumps(uri)}'
-        if version is not None:
-            head += f',"version":{int(version)}'
-        body = diagnostics.parts if isinstance(diagnostics, JsonArray) else [diagnostics]
-        self.protocol.send_body(f'{head},"diagnostics":', *body, "}}")  # not joined: it may be MBs
+        self.protocol.send_body(*publish_parts(uri, version, diagnostics))
 
     def diagnostics_json(self, doc: OpenDocument, uri: str | None = None) -> JsonArray:
         """The JSON array of the document's current diagnostics (`uri`: the client's name
