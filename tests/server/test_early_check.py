@@ -3,7 +3,7 @@ the `initialize` answer comes from the start-up cache and a `didOpen` follows, i
 diagnostics are the CLI's, published once, and the server then carries on from that
 check (an edit is checked and re-rendered as always). What the early check leaves to the
 server (a client that pulls, a project that checks support, a settings problem, a
-`didOpen` that comes late) gets the answers it always got. Real server processes over
+`didOpen` after another message) gets the answers it always got. Real server processes over
 stdio; the read-ahead itself on byte streams."""
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 from citelens_server.runtime.early_answer import EarlyAnswer, answer_key
-from citelens_server.runtime.early_check import OPEN_WAIT_S
 from tests.helpers.lsp_session import expected_diagnostics, json_tuples
 from tests.helpers.raw_client import RawClient, frame, position_change
 from tests.helpers.report_factory import generate_run
@@ -113,7 +112,6 @@ def _one_session(cache: Path, folder: Path, capabilities: dict | None = None, wa
         ("pull", 'spec = "rag25"\n', PULL, 0.0),
         ("support", 'spec = "rag25"\nsupport = true\n', None, 0.0),
         ("settings problem", 'spec = "rag52"\n', None, 0.0),
-        ("late didOpen", 'spec = "rag25"\n', None, 3 * OPEN_WAIT_S),
     ],
 )
 def test_what_the_early_check_leaves_gets_the_answers_it_always_got(
