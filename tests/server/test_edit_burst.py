@@ -182,3 +182,66 @@ def test_edits_in_place_each_get_their_diagnostics_in_order(tmp_path: Path) -> N
         assert final == _fresh_diagnostics(client, tmp_path, "\n".join(edited), uri)
     finally:
         assert client.close() == 0
+
+
+def _params(*changes: dict[str, Any]) -> Any:
+    from lsprotocol import types
+
+    from citelens_server.runtime.change_params import change_params
+
+    params = change_params(
+        {"textDocument": {"uri": "file:///a", "version": 2}, "contentChanges": list(changes)}
+    )
+    assert isinstance(params, types.DidChangeTextDocumentParams)
+    return params
+
+
+@pytest.mark.parametrize(
+    ("change", "line_2_kept"),
+    [
+        (position_change(1, 0, 3, "abc"), True),  # another line, typed over: line 2 reads the same
+        (position_change(2, 0, 0, "a"), False),  # the hover's own line
+        (position_change(1, 0, 0, "a\n"), False),  # a line break typed: line 2 moves down
+        (position_change(0, 5, 5, "\r"), False),
+        (
+            {"range": {"start": {"line": 0, "character": 4}, "end": {"line": 1, "character": 0}}, "text": ""},
+            False,
+        ),
+        ({"text": "a whole new text"}, False),
+    ],
+)
+def test_a_hover_is_answered_before_waiting_edits_only_when_its_line_reads_the_same(
+    change: dict[str, Any], line_2_kept: bool
+) -> None:
+    async def burst() -> bool:
+        queue = ChangeQueue(lambda exc: None)
+        assert not queue.keeps_line("file:///a", 2)  # nothing waits: nothing to keep
+        queue.add("file:///a", _params(position_change(0, 1, 1, "x")), lambda uri, batch: None)
+        queue.add("file:///a", _params(change), lambda uri, batch: None)
+        kept = queue.keeps_line("file:///a", 2)
+        queue.flush()
+        assert not queue.keeps_line("file:///a", 2)  # applied: what waited is forgotten
+        return kept
+
+    assert asyncio.run(burst()) is line_2_kept
+
+
+def test_a_hover_between_edits_of_other_lines_sees_its_line_as_the_client_does(tmp_path: Path) -> None:
+    """Edits of line 1 then a hover on line 0, sent without waiting, again and again: each
+    hover is answered before or after the waiting edits, and always as on a fresh check
+    of the text it was sent after (its range on its line; its findings)."""
+    client, uri, text = _opened(tmp_path)
+    try:
+        at = _sentence_start(text.split("\n")[0])
+        alone = client.answer(_hover(client, uri, at))["result"]
+        version = 1
+        ids = []
+        for _ in range(60):
+            version += 1
+            client.change(uri, version, [position_change(1, 1, 1, " ")])
+            ids.append(_hover(client, uri, at))
+        client.diagnostics(uri, version, timeout=60)
+        for msg_id in ids:
+            assert client.answer(msg_id, timeout=60)["result"] == alone
+    finally:
+        assert client.close() == 0

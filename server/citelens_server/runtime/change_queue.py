@@ -8,6 +8,13 @@ was already waiting (a callback scheduled with `call_soon`, so it runs behind th
 messages queued before it), or earlier, before any other message is handled (a hover
 must see the edits sent before it) and before a worker takes the document (the engine
 never sees it from two threads at once: `BackgroundChecks._run` flushes first).
+
+A hover is the exception: when every waiting edit of its document keeps each line where it
+is (a range on one line, no line break typed) and none is on the hover's line, the
+hover's line reads the same before and after them, so it is answered from the text
+before the batch and the batch stays whole (`keeps_line`). In a burst, a flush for every
+hover cut the edits into small batches, each paying for the whole document once, and
+the hovers waited behind them.
 """
 
 from __future__ import annotations
@@ -21,6 +28,8 @@ log = logging.getLogger("citelens_server")
 
 #: applies the waiting notifications of one document, in order
 Apply = Callable[[str, list[Any]], None]
+#: what starts a new line in LSP's view of a text
+LINE_BREAKS = ("\n", "\r")
 
 
 class ChangeQueue:
@@ -29,6 +38,8 @@ class ChangeQueue:
     def __init__(self, on_error: Callable[[Exception], None]) -> None:
         self.waiting: dict[str, list[Any]] = {}  # uri -> DidChangeTextDocumentParams, in order
         self.apply: dict[str, Apply] = {}
+        #: uri -> the lines its waiting edits touch; None once one may move lines
+        self.touched: dict[str, set[int] | None] = {}
         self.on_error = on_error
         self._scheduled = False
         #: notifications and batches applied so far (the tests' and the debug log's view)
@@ -38,6 +49,9 @@ class ChangeQueue:
     def add(self, uri: str, params: Any, apply: Apply) -> None:
         self.waiting.setdefault(uri, []).append(params)
         self.apply[uri] = apply
+        lines = self.touched.setdefault(uri, set())
+        if lines is not None:
+            self.touched[uri] = _touch(lines, params)
         if not self._scheduled:
             self._scheduled = True
             asyncio.get_running_loop().call_soon(self._flush_all)
@@ -45,13 +59,20 @@ class ChangeQueue:
     def pending(self, uri: str) -> bool:
         return uri in self.waiting
 
+    def keeps_line(self, uri: str, line: int) -> bool:
+        """Whether `uri` has waiting edits and they leave line `line` as it reads now, at
+        the same line number."""
+        lines = self.touched.get(uri)
+        return uri in self.waiting and lines is not None and line not in lines
+
     def _flush_all(self) -> None:
         self._scheduled = False
         self.flush()
 
-    def flush(self, uri: str | None = None) -> None:
-        """Apply the waiting edits of `uri` (None: of every document)."""
-        for key in [uri] if uri is not None else list(self.waiting):
+    def flush(self, uri: str | None = None, keep: str | None = None) -> None:
+        """Apply the waiting edits of `uri` (None: of every document but `keep`)."""
+        for key in [uri] if uri is not None else [k for k in self.waiting if k != keep]:
+            self.touched.pop(key, None)
             batch = self.waiting.pop(key, None)
             apply = self.apply.pop(key, None)
             if not batch or apply is None:
@@ -63,3 +84,14 @@ class ChangeQueue:
                 apply(key, batch)
             except Exception as exc:  # as pygls reports a handler's error: logged once per cause
                 self.on_error(exc)
+
+
+def _touch(lines: set[int], params: Any) -> set[int] | None:
+    """`lines` with those a notification's changes touch; None if one may move lines (a
+    whole-text change, a range over several lines, a line break typed)."""
+    for change in getattr(params, "content_changes", ()):
+        rng = getattr(change, "range", None)
+        if rng is None or rng.start.line != rng.end.line or any(b in change.text for b in LINE_BREAKS):
+            return None
+        lines.add(rng.start.line)
+    return lines

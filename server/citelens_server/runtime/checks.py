@@ -130,7 +130,13 @@ class BackgroundChecks:
         reports on the spot), so a burst of edits, each starting a check, never keeps a
         hover waiting until the burst ends."""
         uri = message_uri(message)
-        if getattr(message, "method", None) != types.TEXT_DOCUMENT_DID_CHANGE:
+        method = getattr(message, "method", None)
+        if method == types.TEXT_DOCUMENT_HOVER and uri is not None and self.changes.pending(uri):
+            # its line reads the same before the waiting edits: answered before them (change_queue.py)
+            line = getattr(getattr(message.params, "position", None), "line", None)
+            keep = uri if isinstance(line, int) and self.changes.keeps_line(uri, line) else None
+            self.changes.flush(keep=keep)
+        elif method != types.TEXT_DOCUMENT_DID_CHANGE:
             self.changes.flush()  # anything else sees the edits sent before it
         if uri is None:
             return False

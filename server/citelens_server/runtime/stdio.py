@@ -33,6 +33,7 @@ from pygls.exceptions import JsonRpcException
 
 from citelens_server.runtime import json_pieces
 from citelens_server.runtime.fd_reader import FdReader
+from citelens_server.runtime.inbox import Inbox
 from citelens_server.runtime.message_order import MessageOrder, head_uri, value_uri
 
 log = logging.getLogger("citelens_server")
@@ -77,6 +78,7 @@ async def _serve(server: Served, stdin: IO[bytes], stop: threading.Event) -> Non
     loop = asyncio.get_running_loop()
     ended: asyncio.Future[None] = loop.create_future()
     protocol = server.protocol
+    inbox = Inbox(loop)
 
     def handle(value: Any) -> None:  # on the loop, in arrival order
         try:
@@ -106,7 +108,7 @@ async def _serve(server: Served, stdin: IO[bytes], stop: threading.Event) -> Non
     order = MessageOrder(decoded)
 
     def decode_apart(seq: int, uri: str | None, body: bytes | bytearray) -> None:  # its own thread
-        _call(loop, order.arrive, seq, uri, _decode(body))
+        inbox.put(order.arrive, seq, uri, _decode(body))
 
     def read() -> None:  # the reader thread
         source: Any = stdin
@@ -116,14 +118,13 @@ async def _serve(server: Served, stdin: IO[bytes], stop: threading.Event) -> Non
             for seq, body in enumerate(frames(source, stop)):
                 if len(body) >= json_pieces.BIG:  # decoded apart: what follows may go ahead
                     uri = head_uri(body)
-                    _call(loop, order.expect, seq, uri)
+                    inbox.put(order.expect, seq, uri)
                     threading.Thread(
                         target=decode_apart, args=(seq, uri, body), name="citelens-decode", daemon=True
                     ).start()
                     continue
                 value = _decode(body)
-                _call(
-                    loop,
+                inbox.put(
                     order.arrive,
                     seq,
                     None if isinstance(value, Undecodable) else value_uri(value),
@@ -132,7 +133,7 @@ async def _serve(server: Served, stdin: IO[bytes], stop: threading.Event) -> Non
         except Exception as exc:  # the client's end of the pipe is gone
             log.debug("reading stopped: %s", exc)
         finally:
-            _call(loop, end)
+            inbox.put(end)
 
     threading.Thread(target=read, name="citelens-read", daemon=True).start()
     await ended
@@ -152,11 +153,6 @@ def _decode(body: bytes | bytearray) -> Any:
         return json_pieces.loads(body)
     except Exception as exc:
         return Undecodable(exc)
-
-
-def _call(loop: asyncio.AbstractEventLoop, fn: Callable[..., None], *args: Any) -> None:
-    with contextlib.suppress(RuntimeError):  # a closed loop: the server is exiting
-        loop.call_soon_threadsafe(fn, *args)
 
 
 def frames(stdin: Any, stop: threading.Event) -> Iterator[bytes | bytearray]:
