@@ -64,12 +64,31 @@ def judge_support(
     tier = _tier(verdict, settings)
     if tier == HIGH and not verdict.other_amount and language == "english" and settings.use_synonyms:
         tier = _tier_with_synonyms(weights, found, doc, settings)
+    topic: tuple[str, ...] = ()
+    if verdict.verdict is Verdict.UNSUPPORTED and verdict.details.get("topic_only"):
+        topic = _topic_words(sentence, sentence_terms, found, doc, settings)
     return replace(
         verdict,
         missing_terms=missing,
         tier=tier,
         passage=_best_passage(doc, verdict),
+        topic_terms=topic,
     )
+
+
+def _topic_words(
+    sentence: str, terms: list[Term], found: set[str], doc: PreparedDocument, settings: SupportSettings
+) -> tuple[str, ...]:
+    """The sentence's content words (as written) that the document has only as topic
+    words: what the explanation of a topic-only "unsupported" shows as found but not
+    telling."""
+    out: dict[str, None] = {}
+    for t in terms:
+        if t.content and t.key in found:
+            keys = _document_keys(t.key, doc, settings)
+            if all(doc.topical(k, settings.topic_passage_share) for k in keys):
+                out.setdefault(sentence[t.start : t.end], None)
+    return tuple(out)
 
 
 def _with_synonyms(
@@ -348,14 +367,14 @@ def _judge_terms(
     missing = tuple(k[1:] for k in numbers if k not in found_anywhere)
     evidence = _evidence(doc, chosen, hits, covered, settings)
     claim_found = _claim_found(weights, found_anywhere, topical)
+    topic_only = False
     if coverage >= settings.supported_coverage and not missing:
         verdict = Verdict.SUPPORTED
-    elif (
-        coverage < settings.unsupported_coverage
-        or len(covered) < settings.min_matched_terms
-        or claim_found < settings.min_claim_found
-    ):
+    elif coverage < settings.unsupported_coverage or len(covered) < settings.min_matched_terms:
         verdict = Verdict.UNSUPPORTED
+    elif claim_found < settings.min_claim_found:
+        verdict = Verdict.UNSUPPORTED  # what was found is the document's topic, not the claim
+        topic_only = True
     else:
         verdict = Verdict.PARTIAL
     best_single = max((sum(weights[k] for k in keys) for keys in in_passage.values()), default=0.0) / total
@@ -369,6 +388,7 @@ def _judge_terms(
                 "name_share": names / total if total else 0.0,
                 "best_single_terms": max((len(k) for k in in_passage.values()), default=0),
                 "claim_found": claim_found,
+                "topic_only": float(topic_only),
             },
             evidence=evidence,
             matched_terms=len(covered),
