@@ -300,3 +300,39 @@ def test_an_amount_the_sentence_states_itself_is_not_another_amount():
     assert v.missing_numbers == ("7800000",) and not v.other_amount and v.verdict is not Verdict.UNSUPPORTED
     other = judge_support(sentence, document.replace("$900 million", "$950 million and $1.2 million"))
     assert other.other_amount and other.verdict is Verdict.UNSUPPORTED
+
+
+# an article whose every sentence names its topic ("Apple", "App Store")
+APP_STORE_ARTICLE = (
+    "Apple runs the App Store on the iPhone. Apple takes a 30 percent commission on sales in the App Store. "
+    "Epic Games sued Apple over the rules of the App Store. Apple removed Fortnite from the App Store in August."
+)
+
+
+def test_a_sentence_sharing_only_the_documents_topic_is_unsupported():
+    """The names the article uses throughout are found for any sentence on its topic, so
+    they are no evidence of its claim (GUIDELINE.md: "sharing the topic or naming the
+    same thing is not support"): without any of the claim's other words the verdict is
+    "unsupported", and the explanation says which words were topic words only."""
+    sentence = "Apple's App Store guidelines are applied equally to every developer."
+    v = judge_support(sentence, APP_STORE_ARTICLE)
+    assert v.verdict is Verdict.UNSUPPORTED and v.tier == "low"
+    assert v.topic_terms == ("Apple", "App", "Store") and v.score >= default_settings().unsupported_coverage
+    assert v.missing_terms == ("guidelines", "applied", "equally", "developer")
+    off = default_settings().with_overrides({"min_claim_found": 0.0})
+    plain = judge_support(sentence, APP_STORE_ARTICLE, off)
+    assert plain.verdict is Verdict.PARTIAL and plain.topic_terms == ()
+
+
+def test_a_claim_word_of_one_passage_keeps_a_topic_sentence_partial():
+    """A word the article uses in one place ("commission") is evidence of a claim."""
+    v = judge_support("Apple takes a commission from developers in the App Store.", APP_STORE_ARTICLE)
+    assert v.verdict is not Verdict.UNSUPPORTED and v.topic_terms == ()
+    assert v.details["claim_found"] >= default_settings().min_claim_found
+
+
+def test_a_one_sentence_document_has_no_topic_words():
+    """No word of a one-sentence document is used throughout it: every word found counts
+    for the claim."""
+    v = judge_support("The Scripps National Spelling Bee is broadcast on television.", SCRIPPS)
+    assert v.topic_terms == () and v.details["claim_found"] == v.score

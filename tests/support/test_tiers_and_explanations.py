@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from citelens.support import Verdict, default_settings, judge_support
 from citelens.support.clauses import clauses
+from citelens.support.explain import citation_lines
 from citelens.support.terms import extract_terms
 from citelens.support.verdict import SupportVerdict, from_row, to_row
 
@@ -114,6 +115,25 @@ def test_the_new_fields_survive_the_cache_row_and_the_json_form() -> None:
     assert v.missing_terms and v.mismatched_numbers
     assert from_row(to_row(v)).to_dict() == v.to_dict()
     assert SupportVerdict.from_dict(v.to_dict()).to_dict() == v.to_dict()
+
+
+APP_STORE_ARTICLE = (
+    "Apple runs the App Store on the iPhone. Apple takes a 30 percent commission on sales in the App Store. "
+    "Epic Games sued Apple over the rules of the App Store. Apple removed Fortnite from the App Store in August."
+)
+
+
+def test_words_found_only_as_topic_words_are_named_and_survive_the_cache_row() -> None:
+    """A topic-only "unsupported" says which of its words are there, and why they do not count."""
+    v = judge_support(
+        "Apple's App Store guidelines are applied equally to every developer.", APP_STORE_ARTICLE
+    )
+    assert v.verdict is Verdict.UNSUPPORTED and v.topic_terms == ("Apple", "App", "Store")
+    assert from_row(to_row(v)).to_dict() == v.to_dict()
+    assert SupportVerdict.from_dict(v.to_dict()).topic_terms == v.topic_terms
+    lines = citation_lines({"doc_id": "article", **v.to_dict()})
+    assert "  found only as the document's topic words (it uses them throughout): Apple, App, Store" in lines
+    assert "  not found: guidelines, applied, equally, developer" in lines
 
 
 FILM = "The film tells the story of a boy. He eats worms on a bet."

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -28,6 +29,13 @@ class PreparedDocument:
     content_terms: int
     by_prefix: dict[str, tuple[str, ...]]  # first 5 characters -> content keys (prefix matches)
     by_suffix: dict[str, tuple[str, ...]]  # last 4 characters -> content keys (compound heads)
+    spread: dict[str, int]  # content key -> how many passages hold it (topic words: many)
+
+    def topical(self, key: str, share: float) -> bool:
+        """Whether a document key is one of the document's topic words: in at least two
+        of its passages and in at least ``share`` of them (judge: topic words are no
+        evidence of a claim)."""
+        return self.spread.get(key, 0) >= max(2, math.ceil(share * len(self.passages)))
 
 
 def prepare(text: str, settings: SupportSettings) -> PreparedDocument:
@@ -51,6 +59,7 @@ def prepare(text: str, settings: SupportSettings) -> PreparedDocument:
         if not key.startswith("#"):
             by_prefix.setdefault(key[:PREFIX_BUCKET], []).append(key)
             by_suffix.setdefault(key[-SUFFIX_BUCKET:], []).append(key)
+    spread = {k: len({passage_of_term[i] for i in v}) for k, v in postings.items()}
     return PreparedDocument(
         text=text,
         guess=LanguageGuess(guess.script, language, guess.confident),
@@ -61,6 +70,7 @@ def prepare(text: str, settings: SupportSettings) -> PreparedDocument:
         content_terms=sum(1 for t in terms if t.content),
         by_prefix={k: tuple(v) for k, v in by_prefix.items()},
         by_suffix={k: tuple(v) for k, v in by_suffix.items()},
+        spread=spread,
     )
 
 

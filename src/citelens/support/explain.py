@@ -1,5 +1,6 @@
 """What a support verdict rests on, in words: for each citation the best passage whole
-with the matched words marked, the content words not found, the numbers missing or
+with the matched words marked, the words found only as the document's topic words, the
+content words not found, the numbers missing or
 counting something else, the clauses not covered, and, for a sentence citing several
 documents, which document has which part. Read from the JSON form of the verdicts
 (`report_documents`), so a re-check served from the cache of finished files explains the
@@ -62,6 +63,10 @@ def citation_lines(c: Mapping[str, Any], show_command: str | None = None) -> lis
             lines.append(
                 f"  open: citelens show {shlex.quote(c['doc_id'])} --at {passage['start']} {show_command}"
             )
+    if c.get("topic_terms"):
+        lines.append(
+            f"  found only as the document's topic words (it uses them throughout): {', '.join(c['topic_terms'])}"
+        )
     if c.get("missing_terms"):
         lines.append(f"  not found: {', '.join(c['missing_terms'])}")
     if c.get("missing_numbers"):

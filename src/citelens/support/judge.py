@@ -64,12 +64,31 @@ def judge_support(
     tier = _tier(verdict, settings)
     if tier == HIGH and not verdict.other_amount and language == "english" and settings.use_synonyms:
         tier = _tier_with_synonyms(weights, found, doc, settings)
+    topic: tuple[str, ...] = ()
+    if verdict.verdict is Verdict.UNSUPPORTED and verdict.details.get("topic_only"):
+        topic = _topic_words(sentence, sentence_terms, found, doc, settings)
     return replace(
         verdict,
         missing_terms=missing,
         tier=tier,
         passage=_best_passage(doc, verdict),
+        topic_terms=topic,
     )
+
+
+def _topic_words(
+    sentence: str, terms: list[Term], found: set[str], doc: PreparedDocument, settings: SupportSettings
+) -> tuple[str, ...]:
+    """The sentence's content words (as written) that the document has only as topic
+    words: what the explanation of a topic-only "unsupported" shows as found but not
+    telling."""
+    out: dict[str, None] = {}
+    for t in terms:
+        if t.content and t.key in found:
+            keys = _document_keys(t.key, doc, settings)
+            if all(doc.topical(k, settings.topic_passage_share) for k in keys):
+                out.setdefault(sentence[t.start : t.end], None)
+    return tuple(out)
 
 
 def _with_synonyms(
@@ -318,8 +337,12 @@ def _judge_terms(
     in_passage: dict[int, set[str]] = {}
     hits: dict[int, list[int]] = {}
     found_anywhere: set[str] = set()
+    topical: set[str] = set()  # sentence keys the document has as topic words only
     for key in weights:
-        for doc_key in _document_keys(key, doc, settings):
+        doc_keys = _document_keys(key, doc, settings)
+        if doc_keys and all(doc.topical(k, settings.topic_passage_share) for k in doc_keys):
+            topical.add(key)
+        for doc_key in doc_keys:
             for t in doc.postings[doc_key]:
                 p = doc.passage_of_term[t]
                 in_passage.setdefault(p, set()).add(key)
@@ -343,10 +366,15 @@ def _judge_terms(
     numbers = [k for k in weights if k.startswith("#")]
     missing = tuple(k[1:] for k in numbers if k not in found_anywhere)
     evidence = _evidence(doc, chosen, hits, covered, settings)
+    claim_found = _claim_found(weights, found_anywhere, topical)
+    topic_only = False
     if coverage >= settings.supported_coverage and not missing:
         verdict = Verdict.SUPPORTED
     elif coverage < settings.unsupported_coverage or len(covered) < settings.min_matched_terms:
         verdict = Verdict.UNSUPPORTED
+    elif claim_found < settings.min_claim_found:
+        verdict = Verdict.UNSUPPORTED  # what was found is the document's topic, not the claim
+        topic_only = True
     else:
         verdict = Verdict.PARTIAL
     best_single = max((sum(weights[k] for k in keys) for keys in in_passage.values()), default=0.0) / total
@@ -359,6 +387,8 @@ def _judge_terms(
                 "best_single": best_single,
                 "name_share": names / total if total else 0.0,
                 "best_single_terms": max((len(k) for k in in_passage.values()), default=0),
+                "claim_found": claim_found,
+                "topic_only": float(topic_only),
             },
             evidence=evidence,
             matched_terms=len(covered),
@@ -369,6 +399,17 @@ def _judge_terms(
         found_anywhere,
         covered,
     )
+
+
+def _claim_found(weights: dict[str, float], found: set[str], topical: set[str]) -> float:
+    """The weighted share of the sentence's content terms that are not topic words of the
+    document and that the document has somewhere. Names and words a document uses
+    throughout ("Apple" in an article on Apple) are found for any sentence on its topic,
+    so they say nothing of whether it states the sentence's claim; the rest of the
+    sentence's words do. 1 when every term is a topic word (nothing to tell by)."""
+    claim = {k: w for k, w in weights.items() if k not in topical}
+    total = sum(claim.values())
+    return sum(w for k, w in claim.items() if k in found) / total if total else 1.0
 
 
 def _evidence(

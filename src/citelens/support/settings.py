@@ -32,6 +32,8 @@ _RANGES: dict[str, tuple[type, float, float | None, bool]] = {
     "number_pair_window": (int, 0, None, True),
     "use_synonyms": (int, 0, 1, True),
     "max_missing_terms": (int, 0, None, True),
+    "topic_passage_share": (float, 0.0, 1.0, True),
+    "min_claim_found": (float, 0.0, 1.0, True),
 }
 
 
@@ -85,6 +87,8 @@ class SupportSettings(NamedTuple):
     number_pair_window: int
     use_synonyms: int
     max_missing_terms: int
+    topic_passage_share: float
+    min_claim_found: float
 
     @classmethod
     def names(cls) -> tuple[str, ...]:

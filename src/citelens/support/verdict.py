@@ -83,6 +83,10 @@ class SupportVerdict:
     mismatched_numbers: tuple[str, ...] = ()
     #: the best evidence passage whole (its document sentence, or two), to show marked
     passage: Evidence | None = None
+    #: the sentence's words found only as topic words of the document (words it uses
+    #: throughout); set when little else of the sentence was found, which is why the
+    #: verdict is "unsupported" although these words are there
+    topic_terms: tuple[str, ...] = ()
 
     @property
     def best_evidence(self) -> str:
@@ -112,6 +116,7 @@ class SupportVerdict:
                 if self.passage
                 else None
             ),
+            "topic_terms": list(self.topic_terms),
         }
 
     @classmethod
@@ -133,6 +138,7 @@ class SupportVerdict:
             answer=data.get("answer"),
             mismatched_numbers=tuple(data.get("mismatched_numbers", ())),
             passage=Evidence(**data["passage"]) if data.get("passage") else None,
+            topic_terms=tuple(data.get("topic_terms", ())),
         )
 
 
@@ -163,6 +169,7 @@ def to_row(verdict: SupportVerdict) -> list[Any]:
         verdict.answer,
         list(verdict.mismatched_numbers),
         [verdict.passage.start, verdict.passage.end, verdict.passage.text] if verdict.passage else None,
+        list(verdict.topic_terms),
     ]
 
 
@@ -185,6 +192,7 @@ def from_row(row: list[Any]) -> SupportVerdict:
         answer,
         mismatched,
         passage,
+        topic_terms,
     ) = row
     return SupportVerdict(
         _VERDICTS[verdict],
@@ -203,6 +211,7 @@ def from_row(row: list[Any]) -> SupportVerdict:
         answer=answer,
         mismatched_numbers=tuple(mismatched),
         passage=Evidence(*passage) if passage else None,
+        topic_terms=tuple(topic_terms),
     )
 
 
