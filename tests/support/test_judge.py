@@ -336,3 +336,16 @@ def test_a_one_sentence_document_has_no_topic_words():
     for the claim."""
     v = judge_support("The Scripps National Spelling Bee is broadcast on television.", SCRIPPS)
     assert v.topic_terms == () and v.details["claim_found"] == v.score
+
+
+def test_a_topic_only_sentence_whose_evidence_gives_another_amount_is_a_contradiction():
+    """The topic-word step must not hide another amount: "$30 million" against a document
+    that says "$5 million" is contradicted (the high tier), not merely off-topic."""
+    parts = []
+    for day in range(1, 15):
+        parts += [f"Epic lawyers spoke on day {day} of the hearing.", f"Apple lawyers answered on day {day}."]
+    document = " ".join(parts) + " Apple paid Epic $5 million."
+    v = judge_support("Apple paid Epic $30 million through intermediaries overseas.", document)
+    assert v.verdict is Verdict.UNSUPPORTED and v.details["topic_only"]
+    assert v.other_amount and v.tier == "high"
+    assert set(v.topic_terms) == {"Apple", "Epic"}

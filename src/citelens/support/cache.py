@@ -29,7 +29,7 @@ _SCHEMA = "CREATE TABLE IF NOT EXISTS verdict_rows (key TEXT PRIMARY KEY, row TE
 
 #: the word matcher's rules: raised whenever a rule changes what it says under the same
 #: thresholds, so that verdicts cached by an older CiteLens are judged again
-LEXICAL_RULES = 8
+LEXICAL_RULES = 9
 
 
 def settings_fingerprint(settings: SupportSettings) -> str:

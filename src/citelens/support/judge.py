@@ -261,8 +261,10 @@ def _refined(
     doc: PreparedDocument,
     language: str | None,
 ) -> SupportVerdict:
-    """Another amount and denials, on a verdict that is not already "unsupported"."""
-    if verdict.verdict is Verdict.UNSUPPORTED:
+    """Another amount and denials, on a verdict that is not already "unsupported" by its
+    coverage (a topic-only one is looked at for another amount too: the document then
+    contradicts the sentence, which puts it in the high tier)."""
+    if verdict.verdict is Verdict.UNSUPPORTED and not verdict.details.get("topic_only"):
         return verdict
     passages = _evidence_passages(doc, verdict)
     if verdict.missing_numbers:
