@@ -76,3 +76,41 @@ def test_keystrokes_inside_lines_agree_with_the_edited_index(encoding, seed) -> 
         assert batch.text() == index.text
         net_start, net_end, net = batch.net_change()
         assert text[:net_start] + net + text[net_end:] == index.text
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16", "utf-32"])
+@pytest.mark.parametrize("seed", range(16))
+def test_a_batch_of_keystrokes_is_one_replacement_of_its_lines(encoding, seed) -> None:
+    """`line_batch`: changes on one line each, typed without a break, applied to their lines
+    alone, give the text the edited index gives change by change; a batch that could move
+    a line (a break typed, a range over lines, a line emptied after a lone CR) is left to
+    `BatchLines` (None)."""
+    from types import SimpleNamespace as NS
+
+    from citelens_server.runtime.change_offsets import line_batch
+
+    rng = random.Random(f"lines-{encoding}-{seed}")
+    text = "".join(rng.choice(["ab", "\n", "\r\n", "é", "😀", "漢", "x", "\r"]) for _ in range(120))
+    index, batch, refused = LineIndex(text), [], False
+    for _ in range(rng.randrange(1, 40)):
+        line = rng.randrange(index.line_count)
+        units = len(index.line_text(line).encode("utf-16-le")) // 2 + 2  # sometimes past the end
+        a = rng.randrange(units)
+        b = min(a + rng.choice([0, 0, 1, 2]), units)
+        new = rng.choice(["", "y", "漢", "😀", "", "\n"] if rng.random() < 0.1 else ["", "y", "漢", "😀"])
+        end_line = line + (1 if rng.random() < 0.05 and line + 1 < index.line_count else 0)
+        rng_ = NS(start=NS(line=line, character=a), end=NS(line=end_line, character=b))
+        batch.append(NS(content_changes=[NS(range=rng_, text=new)]))
+        start = index.offset_at(line, a, encoding)
+        end = index.offset_at(end_line, b, encoding)
+        refused |= "\n" in new or end_line != line
+        index = index.edited(start, max(start, end), new)
+    got = line_batch(LineIndex(text), batch, encoding)
+    if refused:
+        assert got is None
+        return
+    if got is None:  # only a line emptied after a lone CR may refuse a batch of keystrokes
+        assert "\r" in text
+        return
+    start, end, new = got
+    assert text[:start] + new + text[end:] == index.text

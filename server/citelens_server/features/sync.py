@@ -27,7 +27,7 @@ from lsprotocol import types
 
 from citelens_server.lsp.edits import text_change
 from citelens_server.lsp.positions import without_bom
-from citelens_server.runtime.change_offsets import BatchLines, range_offsets
+from citelens_server.runtime.change_offsets import BatchLines, line_batch, range_offsets
 from citelens_server.runtime.collector import BIG_CHARS
 from citelens_server.runtime.server import CiteLensServer, Feature, uri_path
 
@@ -73,6 +73,13 @@ def apply_batch(ls: CiteLensServer, uri: str, batch: list[types.DidChangeTextDoc
             edit, new = TextChange(start, end, change.text), params.text_document.version
             ls.checks.edit(uri, lambda: doc.apply_changes([edit], version=new))
             return
+    fast = line_batch(doc.line_index, batch, ls.encoding)
+    if fast is not None:  # keystrokes that keep every line where it is: no line index between them
+        start, end, text = fast
+        lo, hi, text = text_change(doc.text[start:end], text)
+        doc.apply_changes([TextChange(start + lo, start + hi, text)], version=batch[-1].text_document.version)
+        ls.request_check(uri)
+        return
     edits: list[TextChange] = []
     version: int | None = None
     lines: LineIndex | BatchLines = BatchLines(doc.line_index) if many else doc.line_index

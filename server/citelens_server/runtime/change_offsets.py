@@ -238,3 +238,52 @@ def range_offsets(lines: BatchLines | LineIndex, rng: Any, encoding: Encoding) -
     start = lines.offset_at(rng.start.line, rng.start.character, encoding)
     end = lines.offset_at(rng.end.line, rng.end.character, encoding)
     return (start, end) if start <= end else (end, start)
+
+
+def _one_unit_each(line: str) -> bool:
+    """Whether every character of `line` is one UTF-16 unit (none beyond U+FFFF): then a
+    UTF-16 column is a code-point column, without encoding the line."""
+    return line.isascii() or max(line) < "\U00010000"
+
+
+def line_batch(index: LineIndex, batch: list[Any], encoding: Encoding) -> tuple[int, int, str] | None:
+    """The batch as one replacement (start, end, text) of the lines it touches, when every
+    change keeps each line where it is (a range on one existing line, no break typed, no
+    line emptied after a `\\r` it could join): each change is applied to its line's text
+    alone, a slice and a join of one line, with no index of the text between changes. A
+    burst of keystrokes is nearly always this; None for any other batch (`BatchLines`)."""
+    count, text, starts = index.line_count, index.text, index.starts
+    lines: dict[int, str] = {}  # line -> its content (no break) after the changes so far
+    for params in batch:
+        for change in params.content_changes:
+            rng = getattr(change, "range", None)
+            new = change.text
+            if rng is None or "\n" in new or "\r" in new:
+                return None
+            line = rng.start.line
+            if line != rng.end.line or not 0 <= line < count:
+                return None
+            content = lines.get(line)
+            if content is None:
+                content = text[starts[line] : index.line_end(line)]
+            a, b = rng.start.character, rng.end.character
+            if encoding == "utf-32" or (encoding == "utf-16" and _one_unit_each(content)):
+                a, b = min(max(a, 0), len(content)), min(max(b, 0), len(content))
+            else:
+                a, b = offset_of_units(content, a, encoding), offset_of_units(content, b, encoding)
+            if a > b:  # reversed (applies() turns such a change down): the general path says so
+                return None
+            lines[line] = content[:a] + new + content[b:]
+    if not lines:
+        return None
+    for line, content in lines.items():
+        if not content and line and text[starts[line] - 1] == "\r":
+            return None  # an emptied line would let the `\r` before it meet its `\n`
+    first, last = min(lines), max(lines)
+    start, end = starts[first], index.line_end(last)
+    parts = []
+    for line in range(first, last + 1):
+        parts.append(lines[line] if line in lines else text[starts[line] : index.line_end(line)])
+        if line < last:
+            parts.append(text[index.line_end(line) : starts[line + 1]])  # its break, as it was
+    return start, end, "".join(parts)
