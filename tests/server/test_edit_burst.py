@@ -245,3 +245,35 @@ def test_a_hover_between_edits_of_other_lines_sees_its_line_as_the_client_does(t
             assert client.answer(msg_id, timeout=60)["result"] == alone
     finally:
         assert client.close() == 0
+
+
+def test_a_hover_asked_again_is_the_same_until_its_text_changes(tmp_path: Path) -> None:
+    """The last hover is kept with the result it was made from (features/hover.py): asked
+    again at the same place it is the same; after an edit of its sentence, the new one
+    (its evidence too: the cited documents are in the report, so the hover is kept)."""
+    clean, _ = generate_run("rag25", 1, 2, fault_free=True)
+    report = json.loads(clean[0])
+    cited = [c for s in report["answer"] for c in s["citations"]]
+    refs = report["references"]
+    ids = [refs[c] if isinstance(c, int) else c for c in cited]
+    words = " ".join(s["text"] for s in report["answer"])
+    report["documents"] = {i: {"id": i, "title": "T", "text": words + " More words."} for i in ids}
+    text = json.dumps(report) + "\n"
+    path = tmp_path / "run.jsonl"
+    path.write_text(text, encoding="utf-8")
+    client = _client(tmp_path)
+    try:
+        uri = client.open(path, text)
+        client.diagnostics(uri, 1)
+        at = _sentence_start(text)
+        first = client.answer(_hover(client, uri, at))["result"]
+        assert "supported" in first["contents"]["value"]  # the evidence is shown
+        assert client.answer(_hover(client, uri, at))["result"] == first
+        client.change(uri, 2, [position_change(0, at, at, "qzx ")])
+        grown = client.answer(_hover(client, uri, at), timeout=60)["result"]
+        assert grown["range"]["end"]["character"] == first["range"]["end"]["character"] + 4
+        assert grown["contents"] != first["contents"]  # "qzx" is not in the documents
+        client.change(uri, 3, [position_change(0, at, at + 4, "")])
+        assert client.answer(_hover(client, uri, at), timeout=60)["result"] == first
+    finally:
+        assert client.close() == 0

@@ -8,7 +8,7 @@ the node's span.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
@@ -31,7 +31,13 @@ VERDICT_ICON = {"supported": "✔", "partial": "◐", "unsupported": "✘", "unc
 
 def hover(ls: CiteLensServer, params: types.HoverParams) -> Json | None:
     """The hover as JSON text (`Json`): it is asked for on every pause of the mouse, and
-    a `Hover` through cattrs costs more than finding what it shows."""
+    a `Hover` through cattrs costs more than finding what it shows.
+
+    The last answer is kept with the document's result it was made from: an editor asks
+    again at the same place (a mouse resting, a burst of edits on other lines, answered
+    before them: change_queue.py), and the same text, findings and settings give the
+    same hover. One whose cited document was not found is not kept (a corpus may answer
+    the next time)."""
     at = ls.document_at(params)
     if at is None:
         return None
@@ -43,11 +49,25 @@ def hover(ls: CiteLensServer, params: types.HoverParams) -> Json | None:
         return _hover_json(
             fmt.kind, problem_text(problem, fmt), span_range(index, offset, offset, ls.encoding)
         )
+    key, result = (doc.uri, offset, fmt.kind, ls.generation), _result(doc)
+    last = ls.last_hover
+    if last is not None and result is not None and last[0] == key and last[1] is result:
+        return last[2]  # type: ignore[no-any-return]
     built = build_hover(ls, doc, offset, fmt)
     if built is None:
         return None
-    lines, (start, end) = built
-    return _hover_json(fmt.kind, "\n\n".join(lines), span_range(index, start, end, ls.encoding))
+    lines, (start, end), settled = built
+    answer = _hover_json(fmt.kind, "\n\n".join(lines), span_range(index, start, end, ls.encoding))
+    ls.last_hover = (key, result, answer) if settled and result is not None else None
+    return answer
+
+
+def _result(doc: OpenDocument) -> Any:
+    """The document's current result (None if it cannot be made: nothing is kept then)."""
+    try:
+        return doc.result
+    except Exception:
+        return None
 
 
 def _hover_json(kind: str, value: str, rng: JsonRange) -> Json:
@@ -73,13 +93,15 @@ def problem_text(problem: Problem, fmt: Format) -> str:
 
 def build_hover(
     ls: CiteLensServer, doc: OpenDocument, offset: int, fmt: Format
-) -> tuple[list[str], tuple[int, int]] | None:
-    """(Markdown paragraphs, the span they are about) at `offset`, or None."""
+) -> tuple[list[str], tuple[int, int], bool] | None:
+    """(Markdown paragraphs, the span they are about, whether every cited document in
+    them was found) at `offset`, or None."""
     parts: list[str] = []
     span: tuple[int, int] | None = None
+    missing: list[bool] = []  # one entry per citation whose document was not found
     citation = doc.citation_at(offset)
     if citation is not None:
-        parts.append(citation_markdown(ls, doc, citation, fmt))
+        parts.append(citation_markdown(ls, doc, citation, fmt, missing))
         span = (citation.start, citation.end)
     else:
         sentence = doc.sentence_at(offset)
@@ -88,7 +110,7 @@ def build_hover(
                 f"{fmt.bold(f'Sentence {sentence.index + 1}')} · {len(sentence.citations)} citation(s)"
             )
             for c in sentence.citations:
-                parts.append(citation_markdown(ls, doc, c, fmt))
+                parts.append(citation_markdown(ls, doc, c, fmt, missing))
             span = (sentence.start, sentence.end)
     if span is None:  # a references entry, a metadata field (field_hover.py)
         more = hover_fields.build(doc, offset, fmt)
@@ -105,11 +127,18 @@ def build_hover(
             span = (finding.start, finding.end)
     if not parts or span is None:
         return None
-    return parts, span
+    return parts, span, not missing
 
 
-def citation_markdown(ls: CiteLensServer, doc: OpenDocument, citation: CitationInfo, fmt: Format) -> str:
-    """The cited document (id, title, origin), the support judge's verdict and its evidence."""
+def citation_markdown(
+    ls: CiteLensServer,
+    doc: OpenDocument,
+    citation: CitationInfo,
+    fmt: Format,
+    missing: list[bool] | None = None,
+) -> str:
+    """The cited document (id, title, origin), the support judge's verdict and its evidence
+    (a document not found is noted in `missing`)."""
     doc_id = citation.doc_id
     if doc_id is None:
         return f"{fmt.bold('Citation')} that resolves to no document (see the diagnostic here)"
@@ -120,6 +149,8 @@ def citation_markdown(ls: CiteLensServer, doc: OpenDocument, citation: CitationI
     cited = evidence_at(doc, citation.start)
     found = cited.document if cited is not None else None
     if found is None:
+        if missing is not None:
+            missing.append(True)
         why = cited.unavailable if cited is not None else None
         sources = sources_described(doc)
         if why:

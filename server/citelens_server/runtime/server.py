@@ -86,6 +86,8 @@ class CiteLensServer(LanguageServer):
         #: (uri, version, generation) -> the engine's spec ranking of that version
         #: the track each open document looks like (features/spec_actions.py), per version
         self.track_guesses: OrderedDict[tuple[str, int | None, int], TrackGuess | None] = OrderedDict()
+        #: the last hover answered and what it was answered from (features/hover.py)
+        self.last_hover: tuple[tuple[Any, ...], Any, Any] | None = None
         #: (sentence, evidence passages) -> the passages with the sentence's words marked
         self.marks: OrderedDict[tuple[str, tuple[str, ...]], str] = OrderedDict()
         #: features registered only for clients that pull diagnostics (set by app.py)
