@@ -13,6 +13,7 @@ is one replacement of the lines it rewrote (`net_change`).
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from itertools import accumulate
 from typing import Any
@@ -240,10 +241,14 @@ def range_offsets(lines: BatchLines | LineIndex, rng: Any, encoding: Encoding) -
     return (start, end) if start <= end else (end, start)
 
 
+#: a character of two UTF-16 units
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
 def _one_unit_each(line: str) -> bool:
     """Whether every character of `line` is one UTF-16 unit (none beyond U+FFFF): then a
     UTF-16 column is a code-point column, without encoding the line."""
-    return line.isascii() or max(line) < "\U00010000"
+    return line.isascii() or _ASTRAL.search(line) is None
 
 
 def line_batch(index: LineIndex, batch: list[Any], encoding: Encoding) -> tuple[int, int, str] | None:
@@ -254,6 +259,7 @@ def line_batch(index: LineIndex, batch: list[Any], encoding: Encoding) -> tuple[
     burst of keystrokes is nearly always this; None for any other batch (`BatchLines`)."""
     count, text, starts = index.line_count, index.text, index.starts
     lines: dict[int, str] = {}  # line -> its content (no break) after the changes so far
+    single: dict[int, bool] = {}  # line -> whether its characters are one UTF-16 unit each
     for params in batch:
         for change in params.content_changes:
             rng = getattr(change, "range", None)
@@ -266,14 +272,16 @@ def line_batch(index: LineIndex, batch: list[Any], encoding: Encoding) -> tuple[
             content = lines.get(line)
             if content is None:
                 content = text[starts[line] : index.line_end(line)]
+                single[line] = encoding == "utf-16" and _one_unit_each(content)
             a, b = rng.start.character, rng.end.character
-            if encoding == "utf-32" or (encoding == "utf-16" and _one_unit_each(content)):
+            if encoding == "utf-32" or single[line]:
                 a, b = min(max(a, 0), len(content)), min(max(b, 0), len(content))
             else:
                 a, b = offset_of_units(content, a, encoding), offset_of_units(content, b, encoding)
             if a > b:  # reversed (applies() turns such a change down): the general path says so
                 return None
             lines[line] = content[:a] + new + content[b:]
+            single[line] = single[line] and _one_unit_each(new)
     if not lines:
         return None
     for line, content in lines.items():
