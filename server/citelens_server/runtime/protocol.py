@@ -113,8 +113,9 @@ class CiteLensProtocol(LanguageServerProtocol):
         if params is None or handler is None:
             return False
         checks = getattr(self._server, "checks", None)
-        held = types.DidChangeTextDocumentNotification(params=params)
-        if checks is not None and not self._shutdown and checks.holds(held):
+        uri = params.text_document.uri
+        if checks is not None and not self._shutdown and uri in checks.running:
+            checks.hold_change(uri, params)  # as `holds` would: its document is being checked
             return True
         try:
             handler(params)
