@@ -3,7 +3,7 @@ the `initialize` answer comes from the start-up cache and a `didOpen` follows, i
 diagnostics are the CLI's, published once, and the server then carries on from that
 check (an edit is checked and re-rendered as always). What the early check leaves to the
 server (a client that pulls, a project that checks support, a settings problem, a
-`didOpen` after another message) gets the answers it always got. Real server processes over
+`didOpen` after another message, one that comes after the wait) gets the answers it always got. Real server processes over
 stdio; the read-ahead itself on byte streams."""
 
 from __future__ import annotations
@@ -158,3 +158,37 @@ def test_any_other_message_before_a_didopen_ends_the_read_ahead(tmp_path: Path) 
     early.start()
     assert early.wait_for_open(5) is None
     assert early.stdin_for_server().read(len(data) + 10) == data
+
+
+def test_a_didopen_after_the_wait_is_left_to_the_server_with_every_byte(tmp_path: Path) -> None:
+    """The late `didOpen` of an editor that sends it after `OPEN_WAIT_S`: written here only
+    once the wait has ended (no timing involved), it is not taken by the early check, and
+    the server reads it, and everything before it, unchanged."""
+    import os
+    import threading
+
+    from citelens_server.runtime.fd_reader import FdReader
+
+    params = {"processId": None, "rootUri": None, "capabilities": {}}
+    (tmp_path / f"initialize-{answer_key(params)}.json").write_text(
+        json.dumps({"capabilities": {}}), encoding="utf-8"
+    )
+    head = frame({"id": 1, "method": "initialize", "params": params}) + frame(
+        {"method": "initialized", "params": {}}
+    )
+    late = frame(_open("file:///a"))
+    read_fd, write_fd = os.pipe()
+    os.write(write_fd, head)
+    early = EarlyAnswer(FdReader(read_fd), io.BytesIO(), tmp_path)
+    early.start()
+    assert early.answered(5)
+    assert early.wait_for_open(0.05) is None  # nothing came within the wait
+    os.write(write_fd, late)  # the editor's didOpen, after the wait
+    os.close(write_fd)
+    got = bytearray()
+    stdin = early.stdin_for_server()
+    reader = threading.Thread(target=lambda: got.extend(stdin.read(len(head) + len(late))))
+    reader.start()
+    reader.join(10)
+    assert bytes(got) == head + late
+    os.close(read_fd)
