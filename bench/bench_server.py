@@ -420,15 +420,23 @@ def main() -> None:
     cited = next(i for i, line in enumerate(lines) if re.search(r'"citations": [\[{](\d|")', line))
     m = re.search(r'"citations": [\[{](\d|")', lines[cited])
     hover_s = []
+    # the citation token and its sentence's text in turn (a sentence's hover shows its
+    # citations' evidence too): the server keeps only its last hover's answer
+    # (features/hover.py), so every hover here is made afresh
+    spots: list[int] = []
     if m:
-        for _ in range(args.hovers):
+        spots = [m.start(1), lines[cited].rindex('"text": "', 0, m.start()) + len('"text": "') + 1]
+        for k in range(args.hovers):
             t = time.perf_counter()
             at, res = client.request(
                 "textDocument/hover",
-                {"textDocument": {"uri": uri}, "position": {"line": cited, "character": m.start(1)}},
+                {
+                    "textDocument": {"uri": uri},
+                    "position": {"line": cited, "character": spots[k % len(spots)]},
+                },
             )
             hover_s.append(at - t)
-        assert res.get("result"), "no hover on a citation"
+            assert res.get("result"), "no hover on a citation"
     diags = first["params"]["diagnostics"]
     actions_plain = time_code_actions(client, uri, diags, args.actions)
 
@@ -454,7 +462,8 @@ def main() -> None:
                     "method": "textDocument/hover",
                     "params": {
                         "textDocument": {"uri": uri},
-                        "position": {"line": cited, "character": m.start(1)},
+                        # the citations in turn, as above: no hover is the kept one
+                        "position": {"line": cited, "character": spots[(k // 20) % len(spots)]},
                     },
                 }
             )

@@ -3,6 +3,7 @@ incrementally, with lookups by offset, fixes on demand and conversion as edits."
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -27,10 +28,16 @@ if TYPE_CHECKING:
     from citelens.fixes.apply import FixOutcome
     from citelens.session.workspace import Workspace
     from citelens.specs.model import TrackSpec
+    from citelens.support.reports import ReportSupport
+    from citelens.support.run import SupportRun
     from citelens.support.verdict import SupportVerdict
 
 #: how often (in reports) a checking `result` tells `OpenDocument.progress`
 PROGRESS_EVERY = 100
+
+
+#: reports whose support `support_at` keeps (a hover asks again, and for each citation)
+SUPPORT_KEPT = 64
 
 
 class OpenDocument:
@@ -54,6 +61,11 @@ class OpenDocument:
         self._generation = -1
         self._file_level = FileLevelCache()  # what the file-level rules keep across edits
         self._merged = Merged()
+        #: id(parsed report) -> (it, the support run, the settings generation, its support):
+        #: kept by `support_at`
+        self._support_kept: OrderedDict[int, tuple[dict[str, Any], SupportRun, int, ReportSupport]] = (
+            OrderedDict()
+        )
         #: told (reports checked, reports) every `PROGRESS_EVERY` reports of a `result`
         #: that checks them: an editor's progress bar for a big file's first check
         self.progress: Callable[[int, int], None] | None = None
@@ -110,6 +122,7 @@ class OpenDocument:
                 self._reports.forget_outcomes()
                 self._file_level, self._merged = FileLevelCache(), Merged()
                 self._result = None
+                self._support_kept.clear()
             self._checker, self._generation = checker, generation
         return self._checker
 
@@ -118,6 +131,7 @@ class OpenDocument:
         reports changed outside an edit: see model_judging.py)."""
         self._reports.forget_outcomes()
         self._result = None
+        self._support_kept.clear()
 
     @property
     def checked(self) -> bool:
@@ -239,16 +253,39 @@ class OpenDocument:
         item = self._reports.items[citation.report].decoded(self.text)
         if not isinstance(item.value, dict):
             return None
-        from citelens.check.view import ReportView
         from citelens.source.json_nodes import pointer_join
 
         run = self.workspace.support_run_for(self.settings)
-        report = run.report(ReportView.build(item.value, self.checker.spec))
+        report = self._report_support(item.value, run)
         for sentence in report.sentences:
             for cited, verdict in zip(sentence.citations, sentence.verdicts):
                 if pointer_join(*cited.pointer) == citation.pointer:
                     return citation, verdict
         return None
+
+    def _report_support(self, value: dict[str, Any], run: SupportRun) -> ReportSupport:
+        """The support of one parsed report, kept for the next hover on it: its verdicts
+        depend on its JSON value (an edited report is parsed anew, a moved one keeps its
+        value), the run's settings and the cited documents' texts. Not kept: a report
+        with a cited document not found (a corpus may answer next time), or one whose
+        verdicts may be a model's read from a cache another process writes."""
+        from citelens.check.view import ReportView
+        from citelens.support.verdict import UncheckedReason
+
+        kept = self._support_kept.get(id(value))
+        generation = self.workspace.generation
+        if kept is not None and kept[0] is value and kept[1] is run and kept[2] == generation:
+            self._support_kept.move_to_end(id(value))
+            return kept[3]
+        report = run.report(ReportView.build(value, self.checker.spec))
+        missing = UncheckedReason.DOCUMENT_NOT_AVAILABLE
+        if run.shown_model is None and all(
+            v.reason is not missing for sentence in report.sentences for v in sentence.verdicts
+        ):
+            self._support_kept[id(value)] = (value, run, generation, report)
+            while len(self._support_kept) > SUPPORT_KEPT:
+                self._support_kept.popitem(last=False)
+        return report
 
     # --- fixes ----------------------------------------------------------------------
     def fix_for(self, finding: Finding) -> Fix | None:
