@@ -13,7 +13,8 @@ from tests.helpers.judge_runs import DOCUMENT, SENTENCE, UNRELATED, report_with_
 
 def _open(tmp_path, *sentences: str):
     text = "".join(
-        json.dumps(report_with_documents([(s, ["Earthworm"])], {"Earthworm": DOCUMENT})) + "\n" for s in sentences
+        json.dumps(report_with_documents([(s, ["Earthworm"])], {"Earthworm": DOCUMENT})) + "\n"
+        for s in sentences
     )
     path = tmp_path / "run.jsonl"
     path.write_text(text, encoding="utf-8")
