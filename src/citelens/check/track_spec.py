@@ -89,8 +89,11 @@ class TrackSpec:
         """Every id valid (non-strings are skipped: other rules report them). Ids seen
         valid before are answered by one C-level set test, the common case on big runs."""
         valid = self._valid_ids
-        if valid.issuperset(doc_ids):
-            return True
+        try:
+            if valid.issuperset(doc_ids):
+                return True
+        except TypeError:  # an object or a list among them (unhashable): the loop skips it
+            pass
         ok = True
         for doc_id in doc_ids:
             if type(doc_id) is str and doc_id not in valid:

@@ -61,11 +61,11 @@ class OpenDocument:
         self._generation = -1
         self._file_level = FileLevelCache()  # what the file-level rules keep across edits
         self._merged = Merged()
-        #: id(parsed report) -> (it, the support run, the settings generation, its support):
+        #: id(parsed report) -> (it, the support run, the settings and model state, its support):
         #: kept by `support_at`
-        self._support_kept: OrderedDict[int, tuple[dict[str, Any], SupportRun, int, ReportSupport]] = (
-            OrderedDict()
-        )
+        self._support_kept: OrderedDict[
+            int, tuple[dict[str, Any], SupportRun, tuple[int, tuple[int, int]], ReportSupport]
+        ] = OrderedDict()
         #: told (reports checked, reports) every `PROGRESS_EVERY` reports of a `result`
         #: that checks them: an editor's progress bar for a big file's first check
         self.progress: Callable[[int, int], None] | None = None
@@ -273,8 +273,9 @@ class OpenDocument:
         from citelens.support.verdict import UncheckedReason
 
         kept = self._support_kept.get(id(value))
-        generation = self.workspace.generation
-        if kept is not None and kept[0] is value and kept[1] is run and kept[2] == generation:
+        # what else the verdicts come from: the settings, and the model verdicts at hand
+        state = (self.workspace.generation, run.model_state())
+        if kept is not None and kept[0] is value and kept[1] is run and kept[2] == state:
             self._support_kept.move_to_end(id(value))
             return kept[3]
         report = run.report(ReportView.build(value, self.checker.spec))
@@ -282,7 +283,7 @@ class OpenDocument:
         if run.shown_model is None and all(
             v.reason is not missing for sentence in report.sentences for v in sentence.verdicts
         ):
-            self._support_kept[id(value)] = (value, run, generation, report)
+            self._support_kept[id(value)] = (value, run, state, report)
             while len(self._support_kept) > SUPPORT_KEPT:
                 self._support_kept.popitem(last=False)
         return report

@@ -70,6 +70,9 @@ class VerdictCache:
 
     def __init__(self, path: str | Path | None = None, warn: Callable[[str], None] | None = None) -> None:
         self.memory: dict[str, SupportVerdict] = {}
+        #: verdicts put in `memory` so far (judged, or read from disk): what a reader that
+        #: keeps what it assembled from them compares (OpenDocument.support_at)
+        self.writes = 0
         self.path = Path(path) if path is not None else None
         self.problem: str | None = None  # why the file is not used (None: it is, or there is none)
         self._warn = warn or _log.warning
@@ -177,12 +180,14 @@ class VerdictCache:
                         continue  # a row of another layout (or damaged): judged again
                     self.memory[key] = verdict
                     found[key] = verdict
+                    self.writes += 1
         self.hits += len(found)
         self.misses += len(keys) - len(found)
         return found
 
     def put(self, key: str, verdict: SupportVerdict) -> None:
         self.memory[key] = verdict
+        self.writes += 1
         if self.path is not None and self.problem is None:
             from citelens.support.verdict import to_row
 

@@ -252,6 +252,12 @@ class SupportRun:
         known = self.models_cache.get_many(list(chosen))
         return [item for k, item in chosen.items() if k not in known]
 
+    def model_state(self) -> tuple[int, int]:
+        """What changes when a model's verdict may be shown instead of a lexical one (a pair
+        sent to a model, a verdict judged or read from a cache): a report's assembled
+        support is kept only while this stays the same."""
+        return len(self._model_keys), self.models_cache.writes
+
     @property
     def models_cache(self) -> VerdictCache:
         return self.model_cache if self.model_cache is not None else self.cache
