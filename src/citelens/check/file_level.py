@@ -13,15 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from operator import attrgetter, is_
+from operator import is_
 from typing import Any
 
-from citelens.check.finding import RELATED, RELATED_IN, Finding, Target
+from citelens.check.finding import RELATED, RELATED_IN, Finding, Target, finding_order
 from citelens.check.rules.coverage import ReportFacts
 from citelens.source.json_locate import Locator
 from citelens.source.run_text import Item
 
-_order = attrgetter("start", "end", "code")
+_order = finding_order
 
 #: (report index or None for the whole file, finding), as a file-level rule adds them
 Added = list[tuple[int | None, Finding]]

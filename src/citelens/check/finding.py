@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from operator import attrgetter
 from typing import Any, Literal, NamedTuple
 
 from citelens.source.edits import Applicability, Edit, Fix
@@ -149,3 +150,10 @@ _NEW = object.__new__
 if _SET:
     _S_CODE, _S_SEVERITY, _S_MESSAGE, _S_POINTER, _S_TARGET = (_SET[n] for n in _FIELDS[:5])
     _S_START, _S_END, _S_TOPIC, _S_FIX, _S_DATA = (_SET[n] for n in _FIELDS[5:])
+
+
+#: the order of findings everywhere (a file's list, its merges, the editor's result):
+#: place, then code, then message, so two findings at one place with one code (a
+#: broken element and the text after the array's end) come in one order however the
+#: list was made
+finding_order = attrgetter("start", "end", "code", "message")

@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 from operator import attrgetter, countOf
 from typing import Any
 
-from citelens.check.finding import RELATED_AT, RELATED_IN, Finding, placed
+from citelens.check.finding import RELATED_AT, RELATED_IN, Finding, finding_order, placed
 from citelens.source.line_index import LineIndex
 
 _severity = attrgetter("severity")
-_order = attrgetter("start", "end", "code")
+_order = finding_order
 
 
 @dataclass

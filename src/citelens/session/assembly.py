@@ -7,12 +7,11 @@ from __future__ import annotations
 import heapq
 from bisect import bisect_right
 from collections.abc import Sequence
-from operator import attrgetter
 
 from citelens.check.file_level import FileLevel
-from citelens.check.finding import Finding, placed
+from citelens.check.finding import Finding, finding_order, placed
 
-_order = attrgetter("start", "end", "code")
+_order = finding_order
 
 
 class Merged:

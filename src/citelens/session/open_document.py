@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from citelens.check.file_level import FileLevelCache
-from citelens.check.finding import Finding, Fix
+from citelens.check.finding import Finding, Fix, finding_order
 from citelens.check.result import FileResult, PlacedOnRead
 from citelens.check.rules.coverage import ReportFacts
 from citelens.session.assembly import Merged
@@ -337,8 +337,7 @@ class OpenDocument:
         return out
 
 
-def _order(f: Finding) -> tuple[int, int, str]:
-    return f.start, f.end, f.code
+_order = finding_order
 
 
 def _bisect(items: list[Item], offset: int) -> int:
