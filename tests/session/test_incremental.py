@@ -33,6 +33,16 @@ change = st.tuples(st.floats(0, 1), st.integers(0, 40), st.sampled_from(SNIPPETS
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
+# found by this test: an object where a document id belongs (a TypeError in the id
+# check); two syntax errors at one place (their order); an edit inside a broken
+# element's span, which runs on past the elements read after it
+@example(
+    base=("rag24", "array", 2),
+    with_topics=False,
+    batches=[[(0.25, 10, "", '{"a": 1}\n'), (0.4453125, 11, "", '{"a": 1}\n')]],
+)
+@example(base=("rag24", "array", 2), with_topics=False, batches=[[(0.25, 10, "", ""), (1.0, 0, "x", "x")]])
+@example(base=("rag24", "array", 2), with_topics=False, batches=[[(0.25, 10, "", ""), (0.5, 0, "", "x")]])
 # an array turned into JSON lines: a broken element's error depends on what follows it
 @example(
     base=("rag25", "array", 1),

@@ -103,6 +103,8 @@ class Reports:
         k = _first_at_or_after(items, start) - 1
         if k < 0 or not (items[k].ok and items[k].start < start and end < items[k].end):
             return False
+        if any(not earlier.ok and earlier.end >= start for earlier in items[:k]):
+            return False  # inside a broken element's span too (it runs on to the end of input)
         item, delta, text = items[k], len(new_text) - (end - start), lines.text
         new_end = item.end + delta
         try:
