@@ -21,11 +21,14 @@ RUN = Path(__file__).parents[1] / "support" / "data" / "run1.jsonl"
 Found = list[tuple[str, int, int, str]]
 
 
-def _check(cache_path: Path | None) -> tuple[Found, list[str]]:
+def _check(cache_path: Path | None, text: str | None = None) -> tuple[Found, list[str]]:
+    """The findings of the run checked with a verdict cache at `cache_path` (`text`: the
+    run, read beforehand by a caller whose checkout the unprivileged user may not read)."""
     warnings: list[str] = []
     cache = VerdictCache(cache_path, warn=warnings.append)
     run = SupportRun(cache=cache, executor="serial")
-    result = Checker(resolve_spec("kiddie"), support=run).check_text(RUN.read_text(encoding="utf-8"))
+    run_text = text if text is not None else RUN.read_text(encoding="utf-8")
+    result = Checker(resolve_spec("kiddie"), support=run).check_text(run_text)
     cache.close()
     return [(f.code, f.start, f.end, f.message) for f in result.findings], warnings
 
@@ -85,8 +88,9 @@ def test_a_read_only_cache_folder_is_done_without() -> None:
     with shared_folder() as folder:
         (folder / "cache").mkdir()
         (folder / "cache").chmod(0o555)  # readable, not writable, by the unprivileged user
-        found, warnings = unprivileged(lambda: _check(folder / "cache" / "sub" / "support.sqlite"))  # type: ignore[misc]
-        plain, _ = unprivileged(lambda: _check(None))  # type: ignore[misc]
+        text = RUN.read_text(encoding="utf-8")  # here: a checkout may be private to its owner
+        found, warnings = unprivileged(lambda: _check(folder / "cache" / "sub" / "support.sqlite", text))  # type: ignore[misc]
+        plain, _ = unprivileged(lambda: _check(None, text))  # type: ignore[misc]
     assert found == plain
     assert len(warnings) == 1 and "cannot be written" in warnings[0]
 
