@@ -7,8 +7,9 @@ import random
 
 import pytest
 
-from citelens.check.engine import MERGE_FROM, _order, merged_in_order, sorted_in_slices
+from citelens.check.engine import MERGE_FROM, merged_in_order, sorted_in_slices
 from citelens.check.finding import Finding
+from citelens.check.finding import finding_order as _order
 
 
 def _findings(n: int, seed: int, tag: str) -> list[Finding]:

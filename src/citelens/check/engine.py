@@ -232,7 +232,7 @@ class Checker:
             findings = merged_in_order(findings, report_findings)
         else:
             findings += report_findings
-            findings.sort(key=_order)
+            findings.sort(key=finding_order)
         return FileResult(path, source.line_index, findings, len(source.items))
 
     def file_findings(
@@ -424,8 +424,6 @@ def locate_related(
     data[RELATED_AT] = tuple(located)
 
 
-#: file order (`finding_order`: C-speed, files can have tens of thousands)
-_order = finding_order
 #: file-level findings from which they are merged into the reports' in one pass
 MERGE_FROM = 64
 
@@ -435,13 +433,13 @@ SORT_SLICE = 4096
 
 
 def sorted_in_slices(findings: list[Finding], size: int = SORT_SLICE) -> list[Finding]:
-    """`sorted(findings, key=_order)`, as stable, sorting `size` at a time and merging the
+    """`sorted(findings, key=finding_order)`, as stable, sorting `size` at a time and merging the
     slices: one `list.sort` of tens of thousands is one C call that holds the GIL for a
     hundred milliseconds or more under load, and an editor's other files wait for it."""
     if len(findings) <= size:
-        return sorted(findings, key=_order)
-    slices = [sorted(findings[i : i + size], key=_order) for i in range(0, len(findings), size)]
-    return list(heapq.merge(*slices, key=_order))
+        return sorted(findings, key=finding_order)
+    slices = [sorted(findings[i : i + size], key=finding_order) for i in range(0, len(findings), size)]
+    return list(heapq.merge(*slices, key=finding_order))
 
 
 def merged_in_order(few: list[Finding], many: list[Finding]) -> list[Finding]:
@@ -452,9 +450,9 @@ def merged_in_order(few: list[Finding], many: list[Finding]) -> list[Finding]:
     time, every other thread waiting for the GIL meanwhile). `many` may be reused."""
     if len(few) < MERGE_FROM:
         for f in reversed(few):  # each before its equals, as a stable sort puts it
-            insort_left(many, f, key=_order)
+            insort_left(many, f, key=finding_order)
         return many
-    return list(heapq.merge(few, many, key=_order))
+    return list(heapq.merge(few, many, key=finding_order))
 
 
 def _indexed(facts: ReportFacts, index: int) -> ReportFacts:

@@ -21,8 +21,6 @@ from citelens.check.rules.coverage import ReportFacts
 from citelens.source.json_locate import Locator
 from citelens.source.run_text import Item
 
-_order = finding_order
-
 #: (report index or None for the whole file, finding), as a file-level rule adds them
 Added = list[tuple[int | None, Finding]]
 #: (text, item, pointer, target, locator) -> the span of a pointer's token in the file
@@ -137,7 +135,7 @@ def relative_findings(
         if hit is not None and hit[0] is group and None not in values and all(map(is_, hit[1], values)):
             out[k] = hit[2]
             continue
-        found = sorted((relative(f, k) for f in group), key=_order)
+        found = sorted((relative(f, k) for f in group), key=finding_order)
         done[k] = (group, values, found)
         out[k] = found
     if len(spans) > 4 * len(items) + 1000:

@@ -13,7 +13,6 @@ from citelens.check.finding import RELATED_AT, RELATED_IN, Finding, finding_orde
 from citelens.source.line_index import LineIndex
 
 _severity = attrgetter("severity")
-_order = finding_order
 
 
 @dataclass
@@ -99,7 +98,7 @@ class PlacedOnRead(FileResult):
                 if found:
                     out += self.report_findings(k)
             if not self.in_order:
-                out.sort(key=_order)
+                out.sort(key=finding_order)
             self._findings = out
         return self._findings
 

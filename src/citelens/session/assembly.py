@@ -11,8 +11,6 @@ from collections.abc import Sequence
 from citelens.check.file_level import FileLevel
 from citelens.check.finding import Finding, finding_order, placed
 
-_order = finding_order
-
 
 class Merged:
     """Each report's own findings merged with its file-level ones, kept while both lists
@@ -53,4 +51,4 @@ def _merge(first: Sequence[Finding], then: Sequence[Finding]) -> list[Finding]:
         return list(then)
     if not then:
         return list(first)
-    return list(heapq.merge(first, then, key=_order))
+    return list(heapq.merge(first, then, key=finding_order))

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from citelens.check.finding import finding_order
 from citelens.check.workers import MIN_REPORTS, _pack, _unpack, can_fork, fork_sending
 from citelens.session.reports import Outcome
 
@@ -84,7 +85,6 @@ def check_in_processes(
             if status == 0 and blob
             else [(found, facts) for found, facts in _outcomes(checker, text, items, lo, hi)]
         )
-    from citelens.session.open_document import _order
 
     n = 0
     for part in parts:
@@ -92,7 +92,8 @@ def check_in_processes(
             item = items[n]
             fact = facts[0] if facts else None
             outcomes[n] = Outcome(
-                sorted(found, key=_order), replace(fact, index=item.index) if fact is not None else None
+                sorted(found, key=finding_order),
+                replace(fact, index=item.index) if fact is not None else None,
             )
             n += 1
     return True

@@ -169,7 +169,7 @@ class OpenDocument:
             if progress is not None and n % PROGRESS_EVERY == 0:
                 progress(n, len(items))
             found, fact = checker.report_outcome(text, item)
-            found = sorted(found, key=_order)  # reports are in file order: so is the whole
+            found = sorted(found, key=finding_order)  # reports are in file order: so is the whole
             outcomes[n] = Outcome(found, replace(fact, index=item.index) if fact else None)
         done: list[Outcome] = outcomes  # type: ignore[assignment]  # all set above
         if reports.renumbered:  # reports moved by an edit that added or removed reports before them
@@ -335,9 +335,6 @@ class OpenDocument:
                 broken.append(Finding("json_syntax", "error", reports.syntax.message, start=at, end=at + 1))
             out.broken = broken + out.broken
         return out
-
-
-_order = finding_order
 
 
 def _bisect(items: list[Item], offset: int) -> int:
