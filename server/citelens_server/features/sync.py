@@ -22,6 +22,7 @@ longer than it takes to save or reopen.
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
@@ -30,6 +31,9 @@ from citelens_server.lsp.positions import without_bom
 from citelens_server.runtime.change_offsets import BatchLines, line_batch, range_offsets
 from citelens_server.runtime.collector import BIG_CHARS
 from citelens_server.runtime.server import CiteLensServer, Feature, uri_path
+
+if TYPE_CHECKING:
+    from citelens.session import TextChange
 
 log = logging.getLogger("citelens_server")
 
@@ -75,9 +79,7 @@ def apply_batch(ls: CiteLensServer, uri: str, batch: list[types.DidChangeTextDoc
             return
     fast = line_batch(doc.line_index, batch, ls.encoding)
     if fast is not None:  # keystrokes that keep every line where it is: no line index between them
-        start, end, text = fast
-        lo, hi, text = text_change(doc.text[start:end], text)
-        doc.apply_changes([TextChange(start + lo, start + hi, text)], version=batch[-1].text_document.version)
+        doc.apply_changes([_narrowed(doc.text, *fast)], version=batch[-1].text_document.version)
         ls.request_check(uri)
         return
     edits: list[TextChange] = []
@@ -109,11 +111,18 @@ def apply_batch(ls: CiteLensServer, uri: str, batch: list[types.DidChangeTextDoc
             edits.append(edit)
         version = params.text_document.version
     if isinstance(lines, BatchLines) and all(e.start is not None for e in edits):
-        start, end, text = lines.net_change()  # the lines rewritten, narrowed to the characters
-        lo, hi, text = text_change(doc.text[start:end], text)
-        edits = [TextChange(start + lo, start + hi, text)]  # the engine re-reads the changed reports once
+        # the lines rewritten, narrowed to the characters: the engine re-reads the changed reports once
+        edits = [_narrowed(doc.text, *lines.net_change())]
     doc.apply_changes(edits, version=version)
     ls.request_check(uri)
+
+
+def _narrowed(text: str, start: int, end: int, new: str) -> TextChange:
+    """The replacement of `text[start:end]` by `new`, narrowed to the characters that differ."""
+    from citelens.session import TextChange
+
+    lo, hi, new = text_change(text[start:end], new)
+    return TextChange(start + lo, start + hi, new)
 
 
 def applies(line_count: int, rng: types.Range) -> bool:

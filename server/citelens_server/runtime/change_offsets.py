@@ -251,47 +251,51 @@ def _one_unit_each(line: str) -> bool:
     return line.isascii() or _ASTRAL.search(line) is None
 
 
+def kept_line(change: Any) -> int | None:
+    """The line an incoming change rewrites in place, when it keeps every line where it is
+    (a range on one line, no line break typed); None when it may move lines (a whole-text
+    change, a range over several lines, a break typed)."""
+    rng = getattr(change, "range", None)
+    if rng is None or rng.start.line != rng.end.line or "\n" in change.text or "\r" in change.text:
+        return None
+    line: int = rng.start.line
+    return line
+
+
 def line_batch(index: LineIndex, batch: list[Any], encoding: Encoding) -> tuple[int, int, str] | None:
     """The batch as one replacement (start, end, text) of the lines it touches, when every
-    change keeps each line where it is (a range on one existing line, no break typed, no
-    line emptied after a `\\r` it could join): each change is applied to its line's text
-    alone, a slice and a join of one line, with no index of the text between changes. A
-    burst of keystrokes is nearly always this; None for any other batch (`BatchLines`)."""
+    change keeps each line where it is (`kept_line`, on an existing line, no line emptied
+    after a `\r` it could join): each change is applied to its line's text alone, a slice
+    and a join of one line, with no index of the text between changes. A burst of
+    keystrokes is nearly always this; None for any other batch (`BatchLines`)."""
     count, text, starts = index.line_count, index.text, index.starts
     lines: dict[int, str] = {}  # line -> its content (no break) after the changes so far
-    single: dict[int, bool] = {}  # line -> whether its characters are one UTF-16 unit each
+    units: dict[int, Encoding] = {}  # line -> how its columns count (utf-32: one a character)
     for params in batch:
         for change in params.content_changes:
-            rng = getattr(change, "range", None)
-            new = change.text
-            if rng is None or "\n" in new or "\r" in new:
-                return None
-            line = rng.start.line
-            if line != rng.end.line or not 0 <= line < count:
+            line = kept_line(change)
+            if line is None or not 0 <= line < count:
                 return None
             content = lines.get(line)
             if content is None:
                 content = text[starts[line] : index.line_end(line)]
-                single[line] = encoding == "utf-16" and _one_unit_each(content)
-            a, b = rng.start.character, rng.end.character
-            if encoding == "utf-32" or single[line]:
-                a, b = min(max(a, 0), len(content)), min(max(b, 0), len(content))
-            else:
-                a, b = offset_of_units(content, a, encoding), offset_of_units(content, b, encoding)
+                units[line] = "utf-32" if encoding == "utf-16" and _one_unit_each(content) else encoding
+            a = offset_of_units(content, change.range.start.character, units[line])
+            b = offset_of_units(content, change.range.end.character, units[line])
             if a > b:  # reversed (applies() turns such a change down): the general path says so
                 return None
-            lines[line] = content[:a] + new + content[b:]
-            single[line] = single[line] and _one_unit_each(new)
+            lines[line] = content[:a] + change.text + content[b:]
+            if units[line] != encoding and not _one_unit_each(change.text):
+                units[line] = encoding
     if not lines:
         return None
     for line, content in lines.items():
         if not content and line and text[starts[line] - 1] == "\r":
             return None  # an emptied line would let the `\r` before it meet its `\n`
     first, last = min(lines), max(lines)
-    start, end = starts[first], index.line_end(last)
     parts = []
     for line in range(first, last + 1):
         parts.append(lines[line] if line in lines else text[starts[line] : index.line_end(line)])
         if line < last:
             parts.append(text[index.line_end(line) : starts[line + 1]])  # its break, as it was
-    return start, end, "".join(parts)
+    return starts[first], index.line_end(last), "".join(parts)

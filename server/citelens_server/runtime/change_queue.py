@@ -24,12 +24,12 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from citelens_server.runtime.change_offsets import kept_line
+
 log = logging.getLogger("citelens_server")
 
 #: applies the waiting notifications of one document, in order
 Apply = Callable[[str, list[Any]], None]
-#: what starts a new line in LSP's view of a text
-LINE_BREAKS = ("\n", "\r")
 
 
 class ChangeQueue:
@@ -87,11 +87,10 @@ class ChangeQueue:
 
 
 def _touch(lines: set[int], params: Any) -> set[int] | None:
-    """`lines` with those a notification's changes touch; None if one may move lines (a
-    whole-text change, a range over several lines, a line break typed)."""
+    """`lines` with those a notification's changes touch; None if one may move lines."""
     for change in getattr(params, "content_changes", ()):
-        rng = getattr(change, "range", None)
-        if rng is None or rng.start.line != rng.end.line or any(b in change.text for b in LINE_BREAKS):
+        line = kept_line(change)
+        if line is None:
             return None
-        lines.add(rng.start.line)
+        lines.add(line)
     return lines
