@@ -8,7 +8,7 @@ the node's span.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
@@ -20,7 +20,7 @@ from citelens_server.lsp.positions import JsonRange, span_range
 from citelens_server.runtime.server import CiteLensServer, Feature
 
 if TYPE_CHECKING:
-    from citelens.session import CitationInfo, Finding, OpenDocument
+    from citelens.session import CitationInfo, FileResult, Finding, OpenDocument
     from citelens_server.lsp.markdown import Format
     from citelens_server.runtime.problems import Problem
 
@@ -52,7 +52,7 @@ def hover(ls: CiteLensServer, params: types.HoverParams) -> Json | None:
     key, result = (doc.uri, offset, fmt.kind, ls.generation), _result(doc)
     last = ls.last_hover
     if last is not None and result is not None and last[0] == key and last[1] is result:
-        return last[2]  # type: ignore[no-any-return]
+        return last[2]
     built = build_hover(ls, doc, offset, fmt)
     if built is None:
         return None
@@ -62,7 +62,7 @@ def hover(ls: CiteLensServer, params: types.HoverParams) -> Json | None:
     return answer
 
 
-def _result(doc: OpenDocument) -> Any:
+def _result(doc: OpenDocument) -> FileResult | None:
     """The document's current result (None if it cannot be made: nothing is kept then)."""
     try:
         return doc.result
@@ -98,10 +98,11 @@ def build_hover(
     them was found) at `offset`, or None."""
     parts: list[str] = []
     span: tuple[int, int] | None = None
-    missing: list[bool] = []  # one entry per citation whose document was not found
+    settled = True  # every cited document shown was found
     citation = doc.citation_at(offset)
     if citation is not None:
-        parts.append(citation_markdown(ls, doc, citation, fmt, missing))
+        text, settled = citation_markdown(ls, doc, citation, fmt)
+        parts.append(text)
         span = (citation.start, citation.end)
     else:
         sentence = doc.sentence_at(offset)
@@ -110,7 +111,9 @@ def build_hover(
                 f"{fmt.bold(f'Sentence {sentence.index + 1}')} · {len(sentence.citations)} citation(s)"
             )
             for c in sentence.citations:
-                parts.append(citation_markdown(ls, doc, c, fmt, missing))
+                text, found = citation_markdown(ls, doc, c, fmt)
+                parts.append(text)
+                settled = settled and found
             span = (sentence.start, sentence.end)
     if span is None:  # a references entry, a metadata field (field_hover.py)
         more = hover_fields.build(doc, offset, fmt)
@@ -127,21 +130,17 @@ def build_hover(
             span = (finding.start, finding.end)
     if not parts or span is None:
         return None
-    return parts, span, not missing
+    return parts, span, settled
 
 
 def citation_markdown(
-    ls: CiteLensServer,
-    doc: OpenDocument,
-    citation: CitationInfo,
-    fmt: Format,
-    missing: list[bool] | None = None,
-) -> str:
-    """The cited document (id, title, origin), the support judge's verdict and its evidence
-    (a document not found is noted in `missing`)."""
+    ls: CiteLensServer, doc: OpenDocument, citation: CitationInfo, fmt: Format
+) -> tuple[str, bool]:
+    """The cited document (id, title, origin), the support judge's verdict and its
+    evidence; and whether the document was found."""
     doc_id = citation.doc_id
     if doc_id is None:
-        return f"{fmt.bold('Citation')} that resolves to no document (see the diagnostic here)"
+        return f"{fmt.bold('Citation')} that resolves to no document (see the diagnostic here)", True
     head = fmt.bold(fmt.text(doc_id))
     if citation.score is not None:
         head += f" · cited with score {citation.score:g}"
@@ -149,8 +148,6 @@ def citation_markdown(
     cited = evidence_at(doc, citation.start)
     found = cited.document if cited is not None else None
     if found is None:
-        if missing is not None:
-            missing.append(True)
         why = cited.unavailable if cited is not None else None
         sources = sources_described(doc)
         if why:
@@ -183,7 +180,7 @@ def citation_markdown(
         elif ev.marked:
             lines.append(fmt.quote(fmt.marked(ev.marked)))
         lines.extend(fmt.text(fact) for fact in ev.facts)
-    return "\n\n".join(lines)
+    return "\n\n".join(lines), found is not None
 
 
 def finding_markdown(finding: Finding, fmt: Format, *, message: bool = True) -> str:

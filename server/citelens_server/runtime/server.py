@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from citelens.session import Edit, FileResult, OpenDocument, Workspace
     from citelens.session.spec_choice import TrackGuess
     from citelens.source.line_index import LineIndex
+    from citelens_server.lsp.json_text import Json
     from citelens_server.runtime.early_check import EarlyStart
     from citelens_server.runtime.logs import ClientLogHandler
 
@@ -87,7 +88,7 @@ class CiteLensServer(LanguageServer):
         #: the track each open document looks like (features/spec_actions.py), per version
         self.track_guesses: OrderedDict[tuple[str, int | None, int], TrackGuess | None] = OrderedDict()
         #: the last hover answered and what it was answered from (features/hover.py)
-        self.last_hover: tuple[tuple[Any, ...], Any, Any] | None = None
+        self.last_hover: tuple[tuple[Any, ...], FileResult, Json] | None = None
         #: (sentence, evidence passages) -> the passages with the sentence's words marked
         self.marks: OrderedDict[tuple[str, tuple[str, ...]], str] = OrderedDict()
         #: features registered only for clients that pull diagnostics (set by app.py)
