@@ -105,6 +105,25 @@ def test_summary_and_docs_uri() -> None:
         rule_doc("no_such_code")
 
 
+def test_every_link_names_the_file_its_code_is_documented_in() -> None:
+    # the link comes from the rule's module, not from reading the Markdown
+    for code, doc in DOCS.items():
+        assert docs_uri(code) == f"{doc.path.resolve().as_uri()}#{code}"
+
+
+def test_a_link_does_not_read_the_rule_files() -> None:
+    import subprocess
+    import sys
+
+    probe = (
+        "from citelens.check import catalog\n"
+        "catalog.docs_uri('citation_count'); catalog.docs_uri('json_syntax')\n"
+        "print(catalog._catalog.cache_info().currsize)"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "0"
+
+
 def test_a_malformed_doc_file_is_a_clear_error() -> None:
     good = DOCS["length"].markdown
     with pytest.raises(CatalogError, match="length: missing or empty: Why it matters"):

@@ -192,3 +192,23 @@ def test_a_didopen_after_the_wait_is_left_to_the_server_with_every_byte(tmp_path
     reader.join(10)
     assert bytes(got) == head + late
     os.close(read_fd)
+
+
+def test_the_early_check_loads_neither_asyncio_nor_lsprotocol() -> None:
+    """What `__main__` imports before the first check: asyncio alone (ssl, sockets,
+    subprocesses) costs about 50 ms, and the editor's `didOpen` waits for every import."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\n"
+        "import citelens_server.runtime.early_answer, citelens_server.runtime.start_cache\n"
+        "import citelens_server.runtime.fd_reader, citelens_server.runtime.early_check\n"
+        "from citelens_server.runtime import early_check\n"
+        "early_check._load_engine()\n"
+        "import citelens_server.runtime.first_check, citelens_server.runtime.run_detection\n"
+        "import citelens.session.first_check, citelens_server.runtime.editor_settings\n"
+        "print(sorted(m for m in ('asyncio', 'lsprotocol', 'lsprotocol.types', 'pygls.server') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

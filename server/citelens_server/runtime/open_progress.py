@@ -9,10 +9,11 @@ thousands. A client without `window.workDoneProgress` gets no request at all.
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    import asyncio
+
     from lsprotocol import types
 
 
@@ -37,6 +38,8 @@ CHECKING_SHARE = 90
 
 class OpenProgress:
     def __init__(self, bar: Bar, uri: str) -> None:
+        import asyncio  # here: early_check.py reads PROGRESS_CHARS before asyncio is loaded
+
         self.bar = bar
         self.name = uri.rsplit("/", 1)[-1]
         self.loop = asyncio.get_running_loop()
@@ -50,6 +53,8 @@ class OpenProgress:
         if self.pending is not None:
             self._report(*self.pending)
         if running is not None:
+            import asyncio
+
             await asyncio.wait([running])
         self.bar.end("checked")
 
