@@ -37,6 +37,9 @@ def main(argv: list[str] | None = None) -> int:
         from citelens_server.runtime.start_cache import server_cache_dir
 
         protocol_out = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
+        from citelens_server.runtime.pipe_size import widen
+
+        widen(protocol_out.fileno())
         from citelens_server.runtime.fd_reader import FdReader
 
         # the descriptor, not sys.stdin.buffer: a reader thread blocked in a buffered
