@@ -122,3 +122,42 @@ async def test_a_client_that_never_answers_configuration(fresh, bare):
     got = await diagnostics(fresh, profile, uri, 1)
     assert as_tuples(got) == expected_diagnostics(path, text, "utf-16", "--spec", "rag24")
     never.set()
+
+
+def test_a_settings_answer_with_nothing_new_checks_nothing_again(tmp_path):
+    """An editor answers `workspace/configuration` right after start, most often with no
+    values: the open run keeps its check (before, every start checked every open run twice
+    and a pulling client's result ids went stale at once)."""
+    import time
+
+    from tests.helpers.raw_client import RawClient
+
+    path, text = _run(tmp_path, "rag24")
+    (tmp_path / "citelens.toml").write_text('spec = "rag24"\n', encoding="utf-8")
+    client = RawClient(cwd=tmp_path)
+    client.answers["workspace/configuration"] = [None, {}]  # the global scope, the folder
+    try:
+        client.initialize(tmp_path, {"workspace": {"configuration": True}})
+        uri = client.open(path, text)
+        client.diagnostics(uri, 1)
+        deadline = time.monotonic() + 10
+        while not any(r["method"] == "workspace/configuration" for r in client.server_requests):
+            assert time.monotonic() < deadline, "no workspace/configuration request"
+            client.request(
+                "textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 1}}
+            )
+        client.request(
+            "textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 1}}
+        )
+        time.sleep(1.0)  # a re-check of 12 reports would be out by now
+        client.request(
+            "textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 1}}
+        )
+        again = [
+            m
+            for m in client.received
+            if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri
+        ]
+        assert again == []
+    finally:
+        client.close()

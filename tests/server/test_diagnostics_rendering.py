@@ -93,9 +93,16 @@ def test_an_edit_inside_one_report_writes_that_reports_diagnostics_only(monkeypa
     rendered = diagnostics.DiagnosticsJson()
     rendered.render_result(doc.result, doc.line_index, "utf-16", uri)
     written: list[int] = []
-    real = diagnostics._Writer.__call__
+    real, real_report = diagnostics._Writer.__call__, diagnostics._Writer.report
     monkeypatch.setattr(
         diagnostics._Writer, "__call__", lambda self, f: written.append(f.start) or real(self, f)
+    )
+    monkeypatch.setattr(  # a report's findings, kept relative to it (most are written here)
+        diagnostics._Writer,
+        "report",
+        lambda self, found, at, starts: (
+            written.extend(at + f.start for f in found) or real_report(self, found, at, starts)
+        ),
     )
     lines = LineIndex(text)
     with_findings = {lines.line_of(f.start) for f in doc.result.findings}

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
+from lsprotocol import types
+
 from citelens.config.trust import trust
 from tests.helpers.http_service import running_service
 from tests.helpers.lsp_session import TIMEOUT, open_document, start, wait_until
@@ -22,7 +24,10 @@ async def test_a_trust_given_after_start_applies_without_a_restart(fresh, bare):
         uri = open_document(fresh, bare / "a.jsonl", RUN)
         await wait_until(fresh, lambda: uri in fresh.diagnostics, "the first findings")
         await wait_until(
-            fresh, lambda: any("citelens trust" in m.message for m in fresh.messages), "the notice"
+            fresh,
+            lambda: any("citelens trust" in m.message for m in fresh.messages),
+            "the notice",
+            types.WINDOW_SHOW_MESSAGE,
         )
         await asyncio.sleep(1.5)  # the server had time to look at the (unchanged) trust record
         assert service.seen == []

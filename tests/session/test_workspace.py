@@ -57,6 +57,22 @@ def test_a_bad_editor_value_falls_back_with_a_message(tmp_path):
     assert any("'strict' must be" in m for m in ws.messages)
 
 
+def test_editor_settings_that_set_nothing_new_keep_every_result(tmp_path):
+    # an editor answers the settings request at start, most often with nothing
+    ws = Workspace((tmp_path,), init_options={"spec": "rag24"})
+    doc = ws.open((tmp_path / "r.jsonl").as_uri(), '{"bad json"\n', 1)
+    first, generation = doc.result, ws.generation
+    for settings, folder in ((None, None), ({}, None), (None, tmp_path), ({"unknown": 1}, tmp_path)):
+        ws.set_editor_settings(settings, folder)
+    assert ws.generation == generation and doc.result is first
+    ws.set_editor_settings({"spec": "rag25"}, tmp_path)
+    assert ws.generation == generation + 1
+    ws.set_editor_settings({"spec": "rag25"}, tmp_path)
+    assert ws.generation == generation + 1
+    ws.set_editor_settings(None, tmp_path)  # the value taken away again
+    assert ws.generation == generation + 2
+
+
 def test_one_checker_per_distinct_settings(tmp_path):
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()

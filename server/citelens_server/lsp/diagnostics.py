@@ -146,8 +146,6 @@ class DiagnosticsJson:
     def _render_placed(
         self, result: PlacedOnRead, index: LineIndex, encoding: Encoding, uri: str
     ) -> JsonArray:
-        from citelens.session import placed_in_file
-
         if self._for != (encoding, uri):
             self._reports, self._chunks, self._for = {}, {}, (encoding, uri)
         write = _Writer(index, encoding, uri, self._links)
@@ -174,8 +172,7 @@ class DiagnosticsJson:
             kept = kept_reports.get(id(found))
             if kept is not None and kept[0] is found and kept[1] == where:
                 return kept[2]
-            at = starts[k]
-            fragments = [write(placed_in_file(f, at, starts)) for f in found]
+            fragments = write.report(found, starts[k], starts)
             kept_reports[id(found)] = (found, where, fragments)
             return fragments
 
@@ -237,27 +234,61 @@ class _Writer:
         #: no character outside the BMP, so every prefix counts as many units as characters
         self.ascii: dict[int, bool] = {}
         self.hrefs: dict[str, str] = {}
+        from citelens.session import placed_in_file  # the engine: loaded by then
+
+        self.place = placed_in_file
+
+    def plain(self, line: int) -> bool:
+        """Whether the columns of `line` are code-point offsets (cached per line)."""
+        if self.utf32:
+            return True
+        plain = self.ascii.get(line)
+        if plain is None:
+            start = self.starts[line]
+            end = self.starts[line + 1] if line + 1 < self.lines else self.size
+            whole = self.text[start:end]
+            plain = self.ascii[line] = whole.isascii() or count_units(whole, self.encoding) == len(whole)
+        return plain
 
     def position(self, offset: int) -> str:
         offset = min(max(offset, 0), self.size)
         starts = self.starts
         line = bisect_right(starts, offset) - 1
         start = starts[line]
-        if self.utf32:
-            column = offset - start
-        else:
-            plain = self.ascii.get(line)
-            if plain is None:
-                end = starts[line + 1] if line + 1 < self.lines else self.size
-                whole = self.text[start:end]
-                plain = self.ascii[line] = whole.isascii() or count_units(whole, self.encoding) == len(whole)
-            column = offset - start if plain else count_units(self.text[start:offset], self.encoding)
+        column = offset - start if self.plain(line) else count_units(self.text[start:offset], self.encoding)
         return f'{{"line":{line},"character":{column}}}'
+
+    def report(self, found: Sequence[Finding], at: int, starts: list[int]) -> list[str]:
+        """The JSON of a report's findings, kept relative to the report (which starts at
+        `at`; `starts`: every report's start). A finding on the report's own line, on a
+        line whose columns are offsets, is written from its offsets at once (no placed
+        copy of it, no line search: most of an editor's first render); any other is
+        placed in the file first."""
+        line = bisect_right(self.starts, at) - 1
+        first = self.starts[line]
+        last = self.starts[line + 1] - 1 if line + 1 < self.lines else self.size  # last offset on it
+        plain = self.plain(line)
+        out = []
+        for f in found:
+            s, e = at + f.start, at + f.end
+            if plain and first <= s <= e <= last and not f.data:
+                s, e = s - first, e - first
+                where = (
+                    f'{{"start":{{"line":{line},"character":{s}}},"end":{{"line":{line},"character":{e}}}}}'
+                )
+                out.append(self.diagnostic(f, where))
+            else:
+                out.append(self(self.place(f, at, starts)))
+        return out
 
     def range(self, start: int, end: int) -> str:
         return f'{{"start":{self.position(start)},"end":{self.position(end)}}}'
 
     def __call__(self, f: Finding) -> str:
+        return self.diagnostic(f, self.range(f.start, f.end))
+
+    def diagnostic(self, f: Finding, where: str) -> str:
+        """`f`'s diagnostic at the range `where` (JSON text)."""
         code = f.code
         href = self.hrefs.get(code)
         if href is None:
@@ -266,7 +297,7 @@ class _Writer:
         severity = SEVERITY.get(f.severity, 1)
         c, m, p = _string(code), _string(f.message), _string(f.pointer)
         out = (
-            f'{{"range":{self.range(f.start, f.end)},"severity":{severity},"code":{c},'
+            f'{{"range":{where},"severity":{severity},"code":{c},'
             f'"source":"{SOURCE}","message":{m},"data":{{"code":{c},"pointer":{p}}}{href}'
         )
         related = f.related if f.data else ()

@@ -71,7 +71,9 @@ async def initialized(ls: CiteLensServer, params: types.InitializedParams) -> No
 async def did_change_configuration(ls: CiteLensServer, params: types.DidChangeConfigurationParams) -> None:
     changed = False
     if supports(ls.client_capabilities, "workspace.configuration"):
-        changed = await read_configuration(ls)
+        # the client says they changed: checked again even when the values read the same
+        # (a check that failed is retried once on a settings change)
+        changed = await read_configuration(ls) is not None
     else:  # clients without workspace/configuration push the settings here
         settings = params.settings
         if isinstance(settings, dict) and SECTION in settings:
@@ -105,10 +107,12 @@ FEATURES: list[Feature] = [
 ]
 
 
-async def read_configuration(ls: CiteLensServer) -> bool:
-    """Ask for section `citelens`: once globally, once per workspace folder."""
+async def read_configuration(ls: CiteLensServer) -> bool | None:
+    """Ask for section `citelens`: once globally, once per workspace folder. Whether the
+    engine's settings changed (the editor's own, such as the debounce, change no finding);
+    None without a usable answer."""
     if not supports(ls.client_capabilities, "workspace.configuration"):
-        return False
+        return None
     scopes: list[Path | None] = [None, *ls.folders]
     items = [
         types.ConfigurationItem(section=SECTION, scope_uri=None if s is None else s.as_uri()) for s in scopes
@@ -121,7 +125,8 @@ async def read_configuration(ls: CiteLensServer) -> bool:
         log.warning(
             "workspace/configuration: no usable answer (%s); keeping the current settings", exc or "timeout"
         )
-        return False
+        return None
+    generation = ls.session.generation
     for scope, answer in zip(scopes, answers or ()):
         where = "settings" if scope is None else f"settings of {scope}"
         editor, engine = split_settings(answer, where, ls.editor)
@@ -129,7 +134,7 @@ async def read_configuration(ls: CiteLensServer) -> bool:
             ls.set_editor(editor)
         ls.session.set_editor_settings(engine, scope)
     log_settings_messages(ls)
-    return True
+    return ls.session.generation != generation
 
 
 def log_settings_messages(ls: CiteLensServer) -> None:

@@ -100,13 +100,16 @@ class Workspace:
     def set_editor_settings(
         self, settings: Mapping[str, Any] | None, folder: str | Path | None = None
     ) -> None:
-        """The editor's settings for one workspace folder (None: for every folder)."""
+        """The editor's settings for one workspace folder (None: for every folder). The
+        generation moves only when a value does: an editor answers every settings request
+        at start, most often with nothing, and that must not check every open run again."""
         key = Path(folder).absolute() if folder is not None else None
         where = f"editor settings ({key})" if key is not None else "editor settings"
         layer, msgs = editor_layer(settings, where, key or (self.roots[0] if self.roots else None))
         self.messages.extend(msgs)
-        if self._editor.get(key) != layer:
-            self._editor[key] = layer
+        before = self._editor.get(key)
+        self._editor[key] = layer
+        if (before.values if before is not None else {}) != layer.values:
             self.generation += 1
             self.drop_sources()
 
