@@ -90,35 +90,13 @@ class Finding:
             return []
         return [RelatedSpan(message, self.start + ds, self.start + de) for message, ds, de in at]
 
-    # direct construction: dataclasses.replace is several times slower, and these run once
-    # or twice per finding on a file with thousands of them
+    # built through the slots (`_copy`): dataclasses.replace is several times slower, and
+    # these run once or twice per finding on a file with thousands of them
     def with_span(self, start: int, end: int) -> Finding:
-        return Finding(
-            self.code,
-            self.severity,
-            self.message,
-            self.pointer,
-            self.target,
-            start,
-            end if end > start else start + 1,
-            self.topic_id,
-            self.fix,
-            self.data,
-        )
+        return _copy(self, self.severity, start, end if end > start else start + 1)
 
     def with_severity(self, severity: Severity) -> Finding:
-        return Finding(
-            self.code,
-            severity,
-            self.message,
-            self.pointer,
-            self.target,
-            self.start,
-            self.end,
-            self.topic_id,
-            self.fix,
-            self.data,
-        )
+        return _copy(self, severity, self.start, self.end)
 
 
 _FIELDS = ("code", "severity", "message", "pointer", "target", "start", "end", "topic_id", "fix", "data")
@@ -126,20 +104,27 @@ _SET = {name: Finding.__dict__[name].__set__ for name in _FIELDS} if Finding.__s
 
 
 def placed(f: Finding, by: int) -> Finding:
-    """`f.with_span(f.start + by, f.end + by)`, about twice as fast: an open document keeps
-    each report's findings relative to the report and places thousands of them in the file
-    when its whole result is read. (Built through the slots, which the frozen dataclass's `__init__` also sets, one
-    `object.__setattr__` call at a time; the general path when the fields differ.)"""
+    """`f` moved by `by`: an open document keeps each report's findings relative to the
+    report and places thousands of them in the file when its whole result is read."""
+    return _copy(f, f.severity, f.start + by, f.end + by)
+
+
+def _copy(f: Finding, severity: Severity, start: int, end: int) -> Finding:
+    """`f` with another severity and span, about twice as fast as the frozen dataclass's
+    `__init__` (which sets each slot through one `object.__setattr__` call): the slots are
+    set directly; the general path when the fields differ."""
     if not _SET:
-        return f.with_span(f.start + by, f.end + by)
+        return Finding(
+            f.code, severity, f.message, f.pointer, f.target, start, end, f.topic_id, f.fix, f.data
+        )
     g = _NEW(Finding)
     _S_CODE(g, f.code)
-    _S_SEVERITY(g, f.severity)
+    _S_SEVERITY(g, severity)
     _S_MESSAGE(g, f.message)
     _S_POINTER(g, f.pointer)
     _S_TARGET(g, f.target)
-    _S_START(g, f.start + by)
-    _S_END(g, f.end + by)
+    _S_START(g, start)
+    _S_END(g, end)
     _S_TOPIC(g, f.topic_id)
     _S_FIX(g, f.fix)
     _S_DATA(g, f.data)
