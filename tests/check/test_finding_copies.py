@@ -4,7 +4,7 @@ are the findings the dataclass itself would build: every field carried over."""
 from __future__ import annotations
 
 from citelens.check import finding as finding_module
-from citelens.check.finding import Finding, Target, placed
+from citelens.check.finding import Finding, Target, placed, reported
 
 
 def _full() -> Finding:
@@ -43,3 +43,11 @@ def test_copies_carry_every_field() -> None:
         assert type(copy) is Finding
         assert all(getattr(copy, n) == getattr(want, n) for n in finding_module._FIELDS)
         assert copy.data is f.data and copy.related == want.related
+
+
+def test_a_rules_new_finding_is_the_dataclass_s() -> None:
+    data = {"count": 3}
+    got = reported("citation_count", "too many", "/answer/0", Target.KEY, "t1", data)
+    want = Finding("citation_count", "error", "too many", "/answer/0", Target.KEY, topic_id="t1", data=data)
+    assert type(got) is Finding and got.data is data
+    assert all(getattr(got, n) == getattr(want, n) for n in finding_module._FIELDS)

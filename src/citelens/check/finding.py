@@ -109,6 +109,28 @@ def placed(f: Finding, by: int) -> Finding:
     return _copy(f, f.severity, f.start + by, f.end + by)
 
 
+def reported(
+    code: str, message: str, pointer: str, target: Target, topic_id: str | None, data: dict[str, Any]
+) -> Finding:
+    """A rule's new finding (an error at no place yet: the engine places it and gives it
+    the spec's severity), built through the slots as `_copy` builds its copies: every
+    finding of a check starts here."""
+    if not _SET:
+        return Finding(code, "error", message, pointer, target, topic_id=topic_id, data=data)
+    g = _NEW(Finding)
+    _S_CODE(g, code)
+    _S_SEVERITY(g, "error")
+    _S_MESSAGE(g, message)
+    _S_POINTER(g, pointer)
+    _S_TARGET(g, target)
+    _S_START(g, 0)
+    _S_END(g, 0)
+    _S_TOPIC(g, topic_id)
+    _S_FIX(g, None)
+    _S_DATA(g, data)
+    return g
+
+
 def _copy(f: Finding, severity: Severity, start: int, end: int) -> Finding:
     """`f` with another severity and span, about twice as fast as the frozen dataclass's
     `__init__` (which sets each slot through one `object.__setattr__` call): the slots are

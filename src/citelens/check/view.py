@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
-from citelens.check.finding import Finding, Target
+from citelens.check.finding import Finding, Target, reported
 from citelens.source.json_nodes import pointer_join
 
 if TYPE_CHECKING:
@@ -232,9 +232,7 @@ class ReportView:
     def add(
         self, code: str, message: str, *tokens: object, target: Target = Target.VALUE, **data: Any
     ) -> None:
-        self.findings.append(
-            Finding(code, "error", message, pointer_join(*tokens), target, topic_id=self.topic_id, data=data)
-        )
+        self.findings.append(reported(code, message, pointer_join(*tokens), target, self.topic_id, data))
 
     def sptr(self, i: int, *rest: object) -> PointerTokens:
         """Pointer tokens of sentence i (and below)."""
