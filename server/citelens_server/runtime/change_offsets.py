@@ -258,8 +258,7 @@ def kept_line(change: Any) -> int | None:
     rng = getattr(change, "range", None)
     if rng is None or rng.start.line != rng.end.line or "\n" in change.text or "\r" in change.text:
         return None
-    line: int = rng.start.line
-    return line
+    return int(rng.start.line)
 
 
 def line_batch(index: LineIndex, batch: list[Any], encoding: Encoding) -> tuple[int, int, str] | None:
