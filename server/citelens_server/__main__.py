@@ -40,13 +40,13 @@ def main(argv: list[str] | None = None) -> int:
         from citelens_server.runtime.pipe_size import widen
 
         widen(protocol_out.fileno())
+        from citelens_server.runtime.early_check import HOLD_S, check_first
         from citelens_server.runtime.fd_reader import FdReader
 
         # the descriptor, not sys.stdin.buffer: a reader thread blocked in a buffered
         # stream holds its lock, which aborts the interpreter's exit (SIGABRT)
-        early = EarlyAnswer(FdReader(sys.stdin.fileno()), protocol_out, server_cache_dir())
+        early = EarlyAnswer(FdReader(sys.stdin.fileno()), protocol_out, server_cache_dir(), HOLD_S)
         early.start()
-        from citelens_server.runtime.early_check import check_first
 
         first = check_first(early, protocol_out)  # before pygls loads: see early_check.py
 

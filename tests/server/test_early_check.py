@@ -152,6 +152,37 @@ def test_the_read_ahead_finds_the_didopen_and_hands_every_byte_to_the_server(tmp
     assert early.stdin_for_server().read(len(data) + 10) == data
 
 
+def test_a_held_answer_waits_for_release_and_gives_its_params_before(tmp_path: Path) -> None:
+    """`__main__` loads the engine and makes the session while the answer is held: the
+    params are there for it before anything is written, and the answer goes on release."""
+    early, _, out = _early(tmp_path, [{"method": "initialized", "params": {}}])
+    early.hold_s = 30.0
+    early.start()
+    params = early.pending(5)
+    assert params == {"processId": None, "rootUri": None, "capabilities": {}}
+    assert not early.answered(0.05) and out.getvalue() == b""  # held
+    early.release()
+    assert early.answered(5)
+    assert json.loads(out.getvalue().split(b"\r\n\r\n", 1)[1])["id"] == 1
+
+
+def test_a_held_answer_is_written_when_the_hold_ends_without_release(tmp_path: Path) -> None:
+    early, _, out = _early(tmp_path, [])
+    early.hold_s = 0.05
+    early.start()
+    assert early.answered(5)  # no release: written after hold_s
+    assert json.loads(out.getvalue().split(b"\r\n\r\n", 1)[1])["id"] == 1
+
+
+def test_nothing_is_pending_when_no_answer_is_kept(tmp_path: Path) -> None:
+    params = {"processId": None, "rootUri": None, "capabilities": {}}
+    data = frame({"id": 1, "method": "initialize", "params": params})
+    early = EarlyAnswer(io.BytesIO(data), io.BytesIO(), tmp_path, hold_s=30.0)  # no kept answer
+    early.start()
+    assert early.pending(5) is None
+    assert not early.answered(5)
+
+
 def test_any_other_message_before_a_didopen_ends_the_read_ahead(tmp_path: Path) -> None:
     hover = {"id": 2, "method": "textDocument/hover", "params": {}}
     early, data, _ = _early(tmp_path, [hover, _open("file:///a")])

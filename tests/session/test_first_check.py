@@ -3,6 +3,7 @@ process (and of `citelens check`), and its later edits re-check as before."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -86,7 +87,7 @@ def test_a_child_that_never_answers_is_stopped_and_its_slice_checked_here(
         os.close(write_fd)
         return pid, read_fd
 
-    monkeypatch.setattr(first_check, "_fork", hanging)
+    monkeypatch.setattr(first_check, "fork_sending", hanging)
     monkeypatch.setattr(first_check, "CHILD_GRACE_S", 0.5)
     ws, text = big
     one = ws.open((tmp_path / "one.jsonl").as_uri(), text, 1)
@@ -97,12 +98,53 @@ def test_a_child_that_never_answers_is_stopped_and_its_slice_checked_here(
     assert _rows(many) == _rows(one)
 
 
-@pytest.mark.parametrize("n", [0, 1, 199, 200, 201, 450])
-def test_a_childs_outcomes_pickled_in_pieces_come_back_whole_and_in_order(n: int) -> None:
-    from citelens.session.first_check import PICKLE_PIECE, from_pieces, in_pieces
+@pytest.mark.parametrize("count", [0, 1, 7, 400])
+def test_every_slice_is_taken_once_by_the_processes_taking_turns(count: int) -> None:
+    import os
 
-    values = [([("code", i, "message", "/answer/0")], [(i, None, "x" * (i % 7))]) for i in range(n)]
-    pieces = in_pieces(values)
-    assert len(pieces) == -(-n // PICKLE_PIECE)  # no piece holds more than PICKLE_PIECE
-    assert from_pieces(pieces) == values
-    assert from_pieces(in_pieces(values, size=1)) == values
+    from citelens.session.first_check import _Turns
+
+    with _Turns(count) as turns:
+        read_fd, write_fd = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # a child taking turns too, one slice at a time
+            os.close(read_fd)
+            with os.fdopen(write_fd, "w") as out:
+                out.write(",".join(str(n) for n in turns))
+            os._exit(0)
+        os.close(write_fd)
+        mine = list(turns)
+        with os.fdopen(read_fd) as got:
+            theirs = [int(n) for n in got.read().split(",") if n]
+        os.waitpid(pid, 0)
+    assert sorted(mine + theirs) == list(range(count))
+    assert mine == sorted(mine) and theirs == sorted(theirs)  # each in file order
+
+
+def test_a_slower_process_takes_fewer_slices(big, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The child is slowed down: this process takes most slices, and every report's outcome
+    is still the one process's."""
+    import time
+
+    from citelens.session import first_check
+
+    real = first_check._outcomes
+    parent, log = os.getpid(), tmp_path / "slices.log"
+
+    def outcomes(*args):
+        if os.getpid() != parent:
+            time.sleep(0.2)
+        with log.open("a") as out:  # one line per slice, by the process that checked it
+            out.write(f"{os.getpid()}\n")
+        return real(*args)
+
+    monkeypatch.setattr(first_check, "_outcomes", outcomes)
+    ws, text = big
+    one = ws.open((tmp_path / "one.jsonl").as_uri(), text, 1)
+    many = ws.open((tmp_path / "many.jsonl").as_uri(), text, 1)
+    assert check_in_processes(many, 2)
+    by = log.read_text().split()
+    slices = -(-len(many.items) // first_check.SLICE)
+    assert len(by) == slices  # each slice checked once
+    assert 0 < sum(pid != str(parent) for pid in by) < slices // 3
+    assert _rows(many) == _rows(one)

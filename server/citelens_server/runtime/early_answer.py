@@ -165,20 +165,25 @@ class Prefixed:
 class EarlyAnswer:
     """Reads the first message in a thread and answers it from the cache when it can."""
 
-    def __init__(self, stdin: Reader, out: BinaryIO, cache_dir: Path) -> None:
+    def __init__(self, stdin: Reader, out: BinaryIO, cache_dir: Path, hold_s: float = 0.0) -> None:
         self.stdin = stdin
         self.out = out
         self.cache_dir = cache_dir
+        #: how long a ready answer may wait for `release` (0: it is written at once)
+        self.hold_s = hold_s
         self.msg_id: Any = None  # the `initialize` request read ahead (None: not one)
         self.key: str | None = None
         self.sent: dict[str, Any] | None = None  # the answer written early
         self.params: dict[str, Any] | None = None  # the `initialize` params answered early
         self.opened: dict[str, Any] | None = None  # a `didOpen` read ahead (early_check.py)
+        self._pending: dict[str, Any] | None = None  # the params of an answer made, not yet written
         self._head = b""
         self._ahead: list[bytes] = []  # messages read after the first, not given yet
         self._reading = True  # the thread is reading (more may come)
         self._stop = False  # the server takes over: read no further than the message in hand
         self._first = threading.Event()  # the first message is read (and answered or not)
+        self._ready = threading.Event()  # the first message is read (and its answer made, if any)
+        self._release = threading.Event()  # a held answer may be written
         self._lock = threading.Condition()
         self._thread = threading.Thread(target=self._run, name="citelens-early-answer", daemon=True)
 
@@ -192,6 +197,15 @@ class EarlyAnswer:
         with self._lock:
             self._stop = True
         return Prefixed(self._head, self.stdin, self._next_ahead)
+
+    def pending(self, timeout: float) -> dict[str, Any] | None:
+        """The params of the `initialize` about to be answered early (None: it will not be,
+        or it is not in within `timeout` seconds)."""
+        return self._pending if self._ready.wait(timeout) else None
+
+    def release(self) -> None:
+        """Let a held answer be written (at once if it is ready)."""
+        self._release.set()
 
     def answered(self, timeout: float) -> bool:
         """Whether the first message was `initialize`, answered early (waits for it at
@@ -223,6 +237,7 @@ class EarlyAnswer:
             with self._lock:
                 self._reading = False
                 self._lock.notify_all()
+            self._ready.set()
             self._first.set()
 
     def _read_ahead(self) -> None:
@@ -266,6 +281,9 @@ class EarlyAnswer:
         header = (
             f"Content-Length: {len(data)}\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n"
         )
+        self._pending = message.get("params")
+        self._ready.set()
+        self._release.wait(self.hold_s)  # see `hold_s`: what `__main__` does first (early_check.py)
         try:
             self.out.write(header.encode("ascii") + data)
             self.out.flush()

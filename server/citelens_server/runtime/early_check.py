@@ -40,6 +40,8 @@ log = logging.getLogger("citelens_server")
 #: how long after the early answer a `didOpen` is waited for (editors send it at once;
 #: a client that sends nothing loses no more than this on its first request)
 OPEN_WAIT_S = 0.15
+#: how long a ready early answer waits for the engine and session (`_prepare`)
+HOLD_S = 0.2
 #: how long the first message is waited for (a client that starts the server and sends
 #: `initialize` later has pygls loaded meanwhile, as before)
 FIRST_WAIT_S = 0.3
@@ -79,20 +81,13 @@ class EarlyStart:
 def check_first(early: EarlyAnswer, out: BinaryIO) -> EarlyStart:
     """Check and publish the `didOpen` read ahead, when the rules above allow (else the
     server does it)."""
-    _load_engine()  # while the client's `initialize` and `didOpen` come in
-    if not early.answered(FIRST_WAIT_S):
-        return EarlyStart()
-    params = early.params
-    if early.sent is None or not isinstance(params, dict) or _pulls(params):
-        return EarlyStart()
-    encoding = encoding_name(early.sent["capabilities"].get("positionEncoding"))
     try:
-        folders = workspace_folders(
-            (f["uri"] for f in params.get("workspaceFolders") or ()), params.get("rootUri")
-        )
-    except (KeyError, TypeError):  # the server says what is wrong with them
-        return EarlyStart()
-    start = EarlyStart(_workspace(params, folders))
+        start, folders = _prepare(early)
+    finally:
+        early.release()
+    if start is None or not early.answered(FIRST_WAIT_S) or early.sent is None:
+        return start or EarlyStart()
+    encoding = encoding_name(early.sent["capabilities"].get("positionEncoding"))
     opened = early.wait_for_open(OPEN_WAIT_S)
     item = opened.get("params", {}).get("textDocument") if opened is not None else None
     if start.workspace is None or not isinstance(item, dict):
@@ -107,6 +102,24 @@ def check_first(early: EarlyAnswer, out: BinaryIO) -> EarlyStart:
     except Exception as exc:  # the server checks it again and says what is wrong
         log.debug("no early check of %s (%s)", uri, exc)
     return start
+
+
+def _prepare(early: EarlyAnswer) -> tuple[EarlyStart | None, list[Path]]:
+    """The engine loaded and the session made before the early answer is written (it waits
+    for them, at most `HOLD_S`): the client sends its `didOpen` on that answer, and the
+    answer thread would otherwise take turns with these imports for the interpreter, both
+    slower. None: no early check (no early answer, or a client that pulls)."""
+    _load_engine()
+    params = early.pending(FIRST_WAIT_S)
+    if not isinstance(params, dict) or _pulls(params):
+        return None, []
+    try:
+        folders = workspace_folders(
+            (f["uri"] for f in params.get("workspaceFolders") or ()), params.get("rootUri")
+        )
+    except (KeyError, TypeError):  # the server says what is wrong with them
+        return None, []
+    return EarlyStart(_workspace(params, folders)), folders
 
 
 def _pulls(params: dict[str, Any]) -> bool:
