@@ -233,7 +233,7 @@ class _Writer:
         #: line -> whether its columns are code-point offsets: it is ASCII, or (UTF-16) has
         #: no character outside the BMP, so every prefix counts as many units as characters
         self.ascii: dict[int, bool] = {}
-        self.hrefs: dict[str, str] = {}
+        self.parts: dict[tuple[str, str], tuple[str, str, str]] = {}  # see `_parts`
         from citelens.session import placed_in_file  # the engine: loaded by then
 
         self.place = placed_in_file
@@ -287,19 +287,22 @@ class _Writer:
     def __call__(self, f: Finding) -> str:
         return self.diagnostic(f, self.range(f.start, f.end))
 
+    def _parts(self, code: str, severity: str) -> tuple[str, str, str]:
+        """What a diagnostic of `code` at `severity` is written with around its range, its
+        message and its pointer (the same for all of them: made once)."""
+        link = self.links(code)
+        href = f',"codeDescription":{{"href":{_string(link)}}}' if link else ""
+        c = _string(code)
+        head = f',"severity":{SEVERITY.get(severity, 1)},"code":{c},"source":"{SOURCE}","message":'
+        return head, f',"data":{{"code":{c},"pointer":', "}" + href
+
     def diagnostic(self, f: Finding, where: str) -> str:
         """`f`'s diagnostic at the range `where` (JSON text)."""
-        code = f.code
-        href = self.hrefs.get(code)
-        if href is None:
-            link = self.links(code)
-            href = self.hrefs[code] = f',"codeDescription":{{"href":{_string(link)}}}' if link else ""
-        severity = SEVERITY.get(f.severity, 1)
-        c, m, p = _string(code), _string(f.message), _string(f.pointer)
-        out = (
-            f'{{"range":{where},"severity":{severity},"code":{c},'
-            f'"source":"{SOURCE}","message":{m},"data":{{"code":{c},"pointer":{p}}}{href}'
-        )
+        parts = self.parts.get((f.code, f.severity))
+        if parts is None:
+            parts = self.parts[f.code, f.severity] = self._parts(f.code, f.severity)
+        head, data, tail = parts
+        out = '{"range":' + where + head + _encode(f.message) + data + _encode(f.pointer) + tail
         related = f.related if f.data else ()
         if related and self.uri:  # located by the engine; converted here like every range
             uri = _string(self.uri)

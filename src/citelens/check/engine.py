@@ -75,8 +75,17 @@ class Policy:
     spec: TrackSpec | None = None
     strict: bool = False
     overrides: Mapping[str, str] = field(default_factory=dict)
+    #: code -> its severity here (asked once per finding: thousands of times per run)
+    _known: dict[str, Severity | None] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def severity(self, code: str) -> Severity | None:
+        try:
+            return self._known[code]
+        except KeyError:
+            sev = self._known[code] = self._severity(code)
+            return sev
+
+    def _severity(self, code: str) -> Severity | None:
         if code in STRUCTURE_CODES:  # a file that cannot be read: never lowered or hidden
             return "error"
         override = self.overrides.get(code)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 
@@ -54,13 +55,20 @@ class Node:
             stack.extend(m.value for m in reversed(node.members))
 
 
-def pointer_tokens(pointer: str) -> list[str]:
-    """The unescaped tokens of an RFC 6901 pointer (`/a~1b/0` -> `["a/b", "0"]`)."""
+#: pointers kept, split or joined (a run's findings name the same few thousand paths:
+#: `/responses/3/citations/0` in report after report)
+POINTERS_KEPT = 1 << 14
+
+
+@lru_cache(maxsize=POINTERS_KEPT)
+def pointer_tokens(pointer: str) -> tuple[str, ...]:
+    """The unescaped tokens of an RFC 6901 pointer (`/a~1b/0` -> `("a/b", "0")`)."""
     if not pointer:
-        return []
-    return [t.replace("~1", "/").replace("~0", "~") for t in pointer.lstrip("/").split("/")]
+        return ()
+    return tuple(t.replace("~1", "/").replace("~0", "~") for t in pointer.lstrip("/").split("/"))
 
 
+@lru_cache(maxsize=POINTERS_KEPT, typed=True)
 def pointer_join(*tokens: object) -> str:
     """An RFC 6901 pointer from path parts, escaped (`"a/b", 0` -> `/a~1b/0`); the one
     place pointers are built, for findings and conversion loss notes alike."""
