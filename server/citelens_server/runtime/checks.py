@@ -221,8 +221,10 @@ class BackgroundChecks:
         session = self.server.session
         bar = None
         if len(text) >= PROGRESS_CHARS:
+            from citelens_server.runtime import allocator
             from citelens_server.runtime.progress import Progress
 
+            allocator.tune()  # before its text is copied by the edits to come
             bar = OpenProgress(Progress(self.server, "open"), uri)
 
         def job() -> Checked | None:
