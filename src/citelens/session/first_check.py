@@ -109,7 +109,7 @@ def check_in_processes(
             # one C call holding the interpreter while the editor waits for a hover
             for piece in pickle.loads(blob):
                 lo, packed = pickle.loads(piece)
-                _keep(items, outcomes, lo, [_unpack(*p) for p in packed])
+                _keep(items, outcomes, lo, [_unpack(*p) for p in packed], fresh=True)
                 done.add(lo)
     for lo, hi in slices:
         if lo not in done:  # taken by a child that failed
@@ -145,15 +145,23 @@ class _Turns:
 
 
 def _keep(
-    items: list[Item], outcomes: list[Outcome | None], lo: int, part: list[tuple[list[Any], list[Any]]]
+    items: list[Item],
+    outcomes: list[Outcome | None],
+    lo: int,
+    part: list[tuple[list[Any], list[Any]]],
+    fresh: bool = False,
 ) -> None:
-    """The outcomes of reports lo.. as the session keeps them (findings in file order)."""
+    """The outcomes of reports lo.. as the session keeps them (findings in file order).
+    A report's facts may be the checker's cached ones, so its number is set on a copy;
+    `fresh`: they were made for this call (unpickled), so it is set on them."""
     for n, (found, facts) in enumerate(part, lo):
         fact = facts[0] if facts else None
-        outcomes[n] = Outcome(
-            sorted(found, key=finding_order),
-            replace(fact, index=items[n].index) if fact is not None else None,
-        )
+        if fact is not None:
+            if fresh:
+                fact.index = items[n].index
+            else:
+                fact = replace(fact, index=items[n].index)
+        outcomes[n] = Outcome(sorted(found, key=finding_order), fact)
 
 
 def _outcomes(
