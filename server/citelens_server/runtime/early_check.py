@@ -42,6 +42,13 @@ log = logging.getLogger("citelens_server")
 OPEN_WAIT_S = 0.15
 #: how long a ready early answer waits for the engine and session (`_prepare`)
 HOLD_S = 0.2
+#: what the early check imports besides the engine (`_load_check`)
+CHECK_MODULES = (
+    "citelens.session.run_files",
+    "citelens.session.first_check",
+    "citelens_server.runtime.run_detection",
+    "citelens_server.runtime.first_check",
+)
 #: how long the first message is waited for (a client that starts the server and sends
 #: `initialize` later has pygls loaded meanwhile, as before)
 FIRST_WAIT_S = 0.3
@@ -119,7 +126,9 @@ def _prepare(early: EarlyAnswer) -> tuple[EarlyStart | None, list[Path]]:
         )
     except (KeyError, TypeError):  # the server says what is wrong with them
         return None, []
-    return EarlyStart(_workspace(params, folders)), folders
+    start = EarlyStart(_workspace(params, folders))
+    _load_check()
+    return start, folders
 
 
 def _pulls(params: dict[str, Any]) -> bool:
@@ -135,6 +144,17 @@ def _load_engine() -> None:
         load_engine()
     except Exception as exc:  # the server loads it again, and says what is wrong
         log.debug("engine not loaded early (%s)", exc)
+
+
+def _load_check() -> None:
+    """What `_check` imports (run detection, the check on several processes)."""
+    import importlib
+
+    try:
+        for name in CHECK_MODULES:
+            importlib.import_module(name)
+    except Exception as exc:  # _check imports them again, and the server says what is wrong
+        log.debug("check not loaded early (%s)", exc)
 
 
 def _workspace(params: dict[str, Any], folders: list[Path]) -> Workspace | None:
