@@ -64,3 +64,40 @@ def test_a_cached_diagnostic_follows_its_related_place_on_another_line(tmp_path)
     doc.apply_changes([TextChange(at, at, "🌊")], version=2)
     after = related_start()
     assert after == {"line": before["line"], "character": before["character"] + 2}  # one astral char: 2 units
+
+
+def test_an_edit_after_the_related_place_keeps_the_linked_reports_diagnostics(tmp_path, monkeypatch):
+    """Typing in the first report after the place the duplicate's diagnostic points at
+    leaves that diagnostic as it was: the duplicate's findings stay the same list (the
+    session's merge and the server's JSON of it are reused, not written again), and the
+    JSON is still the fresh one; typing before the place moves it (the test above)."""
+    import json
+
+    from citelens.session import TextChange, Workspace
+    from citelens_server.lsp import diagnostics
+
+    text = related_run()
+    doc = Workspace((tmp_path,), init_options={"spec": "rag25"}).open(
+        (tmp_path / "r.jsonl").as_uri(), text, 1
+    )
+    rendered = diagnostics.DiagnosticsJson()
+    rendered.render_result(doc.result, doc.line_index, "utf-16", doc.uri)
+    duplicate = doc.result.relative[2]
+    written: list[int] = []
+    real = diagnostics._Writer.report
+    monkeypatch.setattr(
+        diagnostics._Writer,
+        "report",
+        lambda self, found, at, starts: written.append(at) or real(self, found, at, starts),
+    )
+    at = text.index("Rivers") + 1  # in report 0's answer, after its topic
+    doc.apply_changes([TextChange(at, at, "🌊")], version=2)
+    after = json.loads(str(rendered.render_result(doc.result, doc.line_index, "utf-16", doc.uri)))
+    assert doc.result.relative[2] is duplicate
+    assert doc.result.starts[2] not in written  # the duplicate's JSON was not written again
+    fresh = Workspace((tmp_path,), init_options={"spec": "rag25"}).open(
+        (tmp_path / "fresh.jsonl").as_uri(), doc.text, 1
+    )
+    assert after == json.loads(
+        str(diagnostics.DiagnosticsJson().render_result(fresh.result, fresh.line_index, "utf-16", doc.uri))
+    )

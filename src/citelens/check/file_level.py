@@ -89,7 +89,8 @@ def relative_findings(
     text: str, items: list[Item], kept: FileLevelCache, groups: dict[int, list[Finding]], span_of: SpanOf
 ) -> dict[int, list[Finding]]:
     """Each report's file-level findings relative to it, in file order (the kept list
-    while the texts of it and its linked reports are unchanged)."""
+    while the texts of it and its linked reports are unchanged, or while they are the
+    same findings)."""
     spans, done = kept.spans, kept.relative
     locators: dict[int, Locator] = {}  # a report with several file-level findings is read once
 
@@ -136,8 +137,20 @@ def relative_findings(
             out[k] = hit[2]
             continue
         found = sorted((relative(f, k) for f in group), key=finding_order)
+        if hit is not None and _same(found, hit[2]):
+            # the same findings (an edit of a linked report left their places in it as they
+            # were): the kept list, so the session's merge and the server's JSON of this
+            # report are reused too; a report linked to the one being typed in is common
+            # (run_consistency relates every report to the first)
+            found = hit[2]
         done[k] = (group, values, found)
         out[k] = found
     if len(spans) > 4 * len(items) + 1000:
         spans.clear()  # places of reports that no longer exist
     return out
+
+
+def _same(found: list[Finding], kept: list[Finding]) -> bool:
+    """The same findings, their `data` (related places) included: a finding's equality
+    leaves `data` out."""
+    return len(found) == len(kept) and all(f == g and f.data == g.data for f, g in zip(found, kept))
