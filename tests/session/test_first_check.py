@@ -98,7 +98,15 @@ def test_a_child_that_never_answers_is_stopped_and_its_slice_checked_here(
     assert _rows(many) == _rows(one)
 
 
-@pytest.mark.parametrize("count", [0, 1, 7, 400])
+def test_a_very_big_run_is_cut_into_slices_whose_numbers_fit_a_pipe_page() -> None:
+    from citelens.session.first_check import MAX_SLICES, _Turns
+
+    assert MAX_SLICES * _Turns.TOKEN <= 4096
+    with pytest.raises(ValueError):
+        _Turns(MAX_SLICES + 1)
+
+
+@pytest.mark.parametrize("count", [0, 1, 7, 400, 1000])
 def test_every_slice_is_taken_once_by_the_processes_taking_turns(count: int) -> None:
     import os
 

@@ -43,7 +43,10 @@ CHILD_GRACE_S = 10.0
 CHILD_SLACK = 3
 #: reports in a slice (more for a run of over `MAX_SLICES` of them)
 SLICE = 50
-MAX_SLICES = 16_000  # their numbers fit in one pipe's buffer (`_Turns`)
+#: slices a check is cut into at most: their numbers (4 bytes each) fit in one page, the
+#: least buffer a pipe has (a user with many pipes gets one page each), so `_Turns`
+#: never waits to write them
+MAX_SLICES = 1_000
 
 
 def check_in_processes(
