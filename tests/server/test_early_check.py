@@ -236,7 +236,7 @@ def test_the_early_check_loads_neither_asyncio_nor_lsprotocol() -> None:
         "import citelens_server.runtime.early_answer, citelens_server.runtime.start_cache\n"
         "import citelens_server.runtime.fd_reader, citelens_server.runtime.early_check\n"
         "from citelens_server.runtime import early_check\n"
-        "early_check._load_engine()\n"
+        "early_check._load()\n"
         "import citelens_server.runtime.first_check, citelens_server.runtime.run_detection\n"
         "import citelens.session.first_check, citelens_server.runtime.editor_settings\n"
         "print(sorted(m for m in ('asyncio', 'lsprotocol', 'lsprotocol.types', 'pygls.server') if m in sys.modules))"

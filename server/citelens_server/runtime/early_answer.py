@@ -174,9 +174,9 @@ class EarlyAnswer:
         self.msg_id: Any = None  # the `initialize` request read ahead (None: not one)
         self.key: str | None = None
         self.sent: dict[str, Any] | None = None  # the answer written early
-        self.params: dict[str, Any] | None = None  # the `initialize` params answered early
+        #: the params of the `initialize` answered early (set when its answer is ready)
+        self.params: dict[str, Any] | None = None
         self.opened: dict[str, Any] | None = None  # a `didOpen` read ahead (early_check.py)
-        self._pending: dict[str, Any] | None = None  # the params of an answer made, not yet written
         self._head = b""
         self._ahead: list[bytes] = []  # messages read after the first, not given yet
         self._reading = True  # the thread is reading (more may come)
@@ -201,7 +201,7 @@ class EarlyAnswer:
     def pending(self, timeout: float) -> dict[str, Any] | None:
         """The params of the `initialize` about to be answered early (None: it will not be,
         or it is not in within `timeout` seconds)."""
-        return self._pending if self._ready.wait(timeout) else None
+        return self.params if self._ready.wait(timeout) else None
 
     def release(self) -> None:
         """Let a held answer be written (at once if it is ready)."""
@@ -281,7 +281,7 @@ class EarlyAnswer:
         header = (
             f"Content-Length: {len(data)}\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n"
         )
-        self._pending = message.get("params")
+        self.params = message.get("params")
         self._ready.set()
         self._release.wait(self.hold_s)  # see `hold_s`: what `__main__` does first (early_check.py)
         try:
@@ -290,7 +290,6 @@ class EarlyAnswer:
         except OSError:  # the client is gone: the server finds out when it writes
             return False
         self.sent = kept
-        self.params = message.get("params")
         return True
 
     def settle(self, msg_id: Any, result: dict[str, Any] | None) -> bool:

@@ -42,7 +42,7 @@ log = logging.getLogger("citelens_server")
 OPEN_WAIT_S = 0.15
 #: how long a ready early answer waits for the engine and session (`_prepare`)
 HOLD_S = 0.2
-#: what the early check imports besides the engine (`_load_check`)
+#: what the early check imports besides the engine (`_load`)
 CHECK_MODULES = (
     "citelens.session.run_files",
     "citelens.session.first_check",
@@ -116,7 +116,7 @@ def _prepare(early: EarlyAnswer) -> tuple[EarlyStart | None, list[Path]]:
     for them, at most `HOLD_S`): the client sends its `didOpen` on that answer, and the
     answer thread would otherwise take turns with these imports for the interpreter, both
     slower. None: no early check (no early answer, or a client that pulls)."""
-    _load_engine()
+    _load()
     params = early.pending(FIRST_WAIT_S)
     if not isinstance(params, dict) or _pulls(params):
         return None, []
@@ -126,9 +126,7 @@ def _prepare(early: EarlyAnswer) -> tuple[EarlyStart | None, list[Path]]:
         )
     except (KeyError, TypeError):  # the server says what is wrong with them
         return None, []
-    start = EarlyStart(_workspace(params, folders))
-    _load_check()
-    return start, folders
+    return EarlyStart(_workspace(params, folders)), folders
 
 
 def _pulls(params: dict[str, Any]) -> bool:
@@ -137,24 +135,19 @@ def _pulls(params: dict[str, Any]) -> bool:
     return isinstance(document, dict) and document.get("diagnostic") is not None
 
 
-def _load_engine() -> None:
+def _load() -> None:
+    """The engine, and what `_check` imports besides (run detection, the check on several
+    processes)."""
+    import importlib
+
     try:
         from citelens.session.warm import load_engine
 
         load_engine()
-    except Exception as exc:  # the server loads it again, and says what is wrong
-        log.debug("engine not loaded early (%s)", exc)
-
-
-def _load_check() -> None:
-    """What `_check` imports (run detection, the check on several processes)."""
-    import importlib
-
-    try:
         for name in CHECK_MODULES:
             importlib.import_module(name)
-    except Exception as exc:  # _check imports them again, and the server says what is wrong
-        log.debug("check not loaded early (%s)", exc)
+    except Exception as exc:  # the server loads them again, and says what is wrong
+        log.debug("not loaded early (%s)", exc)
 
 
 def _workspace(params: dict[str, Any], folders: list[Path]) -> Workspace | None:

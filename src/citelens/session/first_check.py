@@ -79,10 +79,11 @@ def check_in_processes(
     slices = [(lo, min(lo + size, count)) for lo in range(0, count, size)]
     done: set[int] = set()  # first reports of the slices whose outcomes are kept
 
-    def take(turns: _Turns) -> Iterator[tuple[int, int, list[tuple[list[Any], list[Any]]]]]:
+    def take(turns: _Turns) -> Iterator[tuple[int, list[tuple[list[Any], list[Any]]]]]:
+        """(first report, outcomes) of each slice this process takes."""
         for number in turns:
             lo, hi = slices[number]
-            yield lo, hi, _outcomes(checker, text, items, lo, hi)
+            yield lo, _outcomes(checker, text, items, lo, hi)
 
     with _Turns(len(slices)) as turns:
 
@@ -90,12 +91,12 @@ def check_in_processes(
             # a slice's pickle each: loading one is a short C call (see below)
             return [
                 pickle.dumps((lo, [_pack(found, facts) for found, facts in part]), pickle.HIGHEST_PROTOCOL)
-                for lo, _, part in take(turns)
+                for lo, part in take(turns)
             ]
 
         children = [fork_sending(child) for _ in range(processes - 1)]
         started = time.monotonic()
-        for lo, _, part in take(turns):
+        for lo, part in take(turns):
             if progress is not None:
                 progress(lo, count)
             _keep(items, outcomes, lo, part)
