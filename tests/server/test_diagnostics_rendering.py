@@ -153,6 +153,43 @@ def test_edits_across_the_kept_pieces_of_a_long_run(seed):
         assert got == expected(doc.text, "rag25", "utf-16", uri), version
 
 
+@pytest.mark.parametrize("seed", [4, 5])
+def test_kept_pieces_follow_edits_at_their_edges_and_several_between_renders(seed):
+    """The kept JSON of a piece is reused where no edit since the last render touched its
+    lines (`LineIndex.edits_since`): edits at a piece's first character or joining it to
+    the line before, several edits between two renders, more than an index remembers, and
+    a text replaced whole (no history) all render as a fresh check."""
+    import random
+
+    from citelens.source.line_index import HISTORY
+    from citelens_server.lsp.diagnostics import CHUNK, DiagnosticsJson
+
+    text, _ = generated("rag25", CHUNK * 3 + 5, seed)
+    uri, rng = "file:///run.jsonl", random.Random(seed)
+    doc = Workspace(cli={"spec": "rag25"}).open(uri, text, version=0)
+    rendered = DiagnosticsJson()
+    rendered.render_result(doc.result, doc.line_index, "utf-16", uri)
+    version = 0
+    for round_ in range(12):
+        for _ in range(rng.choice([1, 1, 2, 3, HISTORY + 2])):
+            lines = doc.line_index
+            edge = lines.starts[rng.choice([CHUNK, 2 * CHUNK])]
+            version += 1
+            edit = rng.choice(
+                [
+                    TextChange(edge, edge, "x"),  # at a piece's first character
+                    TextChange(edge - 1, edge, ""),  # its line joined to the one before
+                    TextChange(edge - 1, edge - 1, "y"),  # the last character of the piece before
+                    TextChange(edge, edge + 1, "\U0001f600"),  # its columns, not its length in code points
+                ]
+            )
+            doc.apply_changes([edit], version=version)
+        if round_ == 6:  # the whole text again, as a client without ranges sends it
+            doc.apply_changes([TextChange(None, None, doc.text)], version=version)
+        got = json.loads(str(rendered.render_result(doc.result, doc.line_index, "utf-16", uri)))
+        assert got == expected(doc.text, "rag25", "utf-16", uri), version
+
+
 @pytest.mark.parametrize("pieces", [[], [b"1"], [b"1", b"", b"2,3", b"4"]])
 def test_a_json_array_in_pieces_is_one_array(pieces):
     from citelens_server.lsp.diagnostics import JsonArray

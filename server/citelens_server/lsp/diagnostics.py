@@ -14,11 +14,11 @@ import logging
 import threading
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from operator import is_
 from typing import TYPE_CHECKING, Any
 
-from citelens.source.line_index import LineIndex, count_units
+from citelens.source.line_index import LineIndex, count_units, moved_span
 from citelens_server.lsp.positions import Encoding
 
 if TYPE_CHECKING:
@@ -56,11 +56,13 @@ CHUNK = 64
 class _Chunk:
     """The JSON of `CHUNK` consecutive reports, and what it depends on: their lists of
     findings (the same objects), the line the first starts on and the text of their lines
-    (so the same lines and columns), and where the other reports they relate to start."""
+    (so the same lines and columns: unchanged where no edit since touched their span),
+    and where the other reports they relate to start."""
 
     lists: list[Sequence[Finding]]
     line: int
-    text: str
+    begin: int  # the span of their lines in the text rendered
+    end: int
     outside: tuple[int, ...]
     outside_starts: tuple[_Start, ...]
     json: bytes  # encoded once: written as it is on every later edit
@@ -123,6 +125,7 @@ class DiagnosticsJson:
         self._reports: dict[int, tuple[Sequence[Finding], tuple[_Start, ...], list[str]]] = {}
         self._chunks: dict[int, _Chunk] = {}
         self._for: tuple[str, str] = ("", "")  # (encoding, uri) the kept JSON was made for
+        self._serial = 0  # the line index it was made on (`LineIndex.edits_since`)
 
     def render(
         self, findings: Iterable[Finding], index: LineIndex, encoding: Encoding, uri: str = ""
@@ -148,6 +151,7 @@ class DiagnosticsJson:
     ) -> JsonArray:
         if self._for != (encoding, uri):
             self._reports, self._chunks, self._for = {}, {}, (encoding, uri)
+        edits = index.edits_since(self._serial)
         write = _Writer(index, encoding, uri, self._links)
         line_starts, text, starts, links = index.starts, index.text, result.starts, result.links
         relative, count = result.relative, len(result.relative)
@@ -186,10 +190,9 @@ class DiagnosticsJson:
             if (
                 chunk is None
                 or chunk.line != first
-                or len(chunk.text) != end - begin
+                or moved_span(chunk.begin, chunk.end, edits) != (begin, end)
                 or len(chunk.lists) != len(lists)
                 or not all(map(is_, chunk.lists, lists))
-                or not text.startswith(chunk.text, begin)
                 or chunk.outside_starts != tuple(start_of(r) for r in chunk.outside)
             ):
                 pieces: list[str] = []
@@ -201,12 +204,12 @@ class DiagnosticsJson:
                             if not lo <= r < hi:
                                 outside[r] = None
                 json_ = ",".join(pieces).encode("ascii")
-                chunk = _Chunk(
-                    lists, first, text[begin:end], tuple(outside), tuple(map(start_of, outside)), json_
-                )
+                chunk = _Chunk(lists, first, begin, end, tuple(outside), tuple(map(start_of, outside)), json_)
+            elif chunk.begin != begin:  # moved by an edit before it
+                chunk = replace(chunk, begin=begin, end=end)
             chunks[c] = chunk
             parts.append(chunk.json)
-        self._chunks = chunks
+        self._chunks, self._serial = chunks, index.serial
         if len(kept_reports) > 2 * count + 100:  # lists of reports that no longer exist
             alive = {id(found) for found in relative}
             self._reports = {key: value for key, value in kept_reports.items() if key in alive}

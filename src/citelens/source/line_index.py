@@ -10,19 +10,33 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from itertools import count
 from typing import Literal
 
-from citelens.source.text_scan import contains, joined, lf_line_starts, pieces
+from citelens.source.splice import spliced
+from citelens.source.text_scan import contains, lf_line_starts
 
 Encoding = Literal["utf-32", "utf-16", "utf-8"]
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
+#: how many of the edits that made it an index remembers (`edits_since`)
+HISTORY = 32
+Edit = tuple[int, int, int]  # (start, end, length of the new text), in the text before it
+
+_serials = count(1)
 
 
 class LineIndex:
-    __slots__ = ("starts", "text")
+    """Where the lines of a text start. An index made by `edited` also knows the last
+    `HISTORY` edits that led to it from earlier indexes (their serial numbers, not the
+    indexes: their texts are not kept), so a reader of an earlier text can tell which of
+    its parts are unchanged without comparing them."""
+
+    __slots__ = ("history", "serial", "starts", "text")
 
     def __init__(self, text: str):
         self.text = text
+        self.serial = next(_serials)
+        self.history: tuple[tuple[int, Edit], ...] = ()
         if contains(text, "\r"):  # scans in pieces: a 50 MB text must not hold other threads up
             self.starts = [0] + [m.end() for m in LINE_BREAK.finditer(text)]
         else:  # the common case
@@ -76,7 +90,7 @@ class LineIndex:
         the lines around the edit (a break split or joined at its edges, such as a `\\r`
         meeting a `\\n`, is seen because the lines on both sides are re-scanned too)."""
         old = self.text
-        text = joined([*pieces(old, 0, start), new_text, *pieces(old, end, len(old))])
+        text = spliced(old, start, end, new_text)
         delta = len(new_text) - (end - start)
         starts = self.starts
         first = max(self.line_of(start) - 1, 0)
@@ -85,6 +99,8 @@ class LineIndex:
         scan_to = starts[last] + delta if last < len(starts) else len(text)
         new = LineIndex.__new__(LineIndex)
         new.text = text
+        new.serial = next(_serials)
+        new.history = (*self.history[1 - HISTORY :], (self.serial, (start, end, len(new_text))))
         if last < len(starts):
             middle = [m.end() for m in LINE_BREAK.finditer(text, scan_from, scan_to) if m.end() < scan_to]
             tail = [s + delta for s in starts[last:]]
@@ -92,6 +108,29 @@ class LineIndex:
             middle, tail = [m.end() for m in LINE_BREAK.finditer(text, scan_from)], []
         new.starts = starts[: first + 1] + middle + tail
         return new
+
+    def edits_since(self, serial: int) -> list[Edit] | None:
+        """The edits, in order, that made this text from the text of the index numbered
+        `serial`; None when that index is not among the ones remembered."""
+        if serial == self.serial:
+            return []
+        for i, (before, _edit) in enumerate(self.history):
+            if before == serial:
+                return [edit for _before, edit in self.history[i:]]
+        return None
+
+
+def moved_span(start: int, end: int, edits: list[Edit] | None) -> tuple[int, int] | None:
+    """Where the characters [start, end) of an earlier text are after `edits`, or None when
+    an edit touched them (or reached either edge) or the edits are unknown."""
+    if edits is None:
+        return None
+    for s, e, n in edits:
+        if e < start:
+            start, end = start + n - (e - s), end + n - (e - s)
+        elif s <= end:
+            return None
+    return start, end
 
 
 def count_units(s: str, encoding: Encoding) -> int:
