@@ -54,6 +54,7 @@ def test_the_copy_is_taken_when_the_kind_is_known():
     assert splice._result_max(old, 1, 2, "") == 0xFFFF  # "b" removed: U+0100 remains
     assert splice._result_max(old, 0, 1, "\U0001f600") == 0x10FFFF
     assert splice._result_max("abc", 0, 3, "") == 0x7F
+    assert splice._result_max(old, 2, 3, "\u0101") == 0xFFFF  # replaced by one as wide
     # the only character that wide might go: unknown without a scan, so the plain join
     assert splice._result_max(old, 2, 3, "") is None
     with small_texts_spliced():

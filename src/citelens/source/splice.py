@@ -10,8 +10,8 @@ call, so another thread may run between pieces, as with `text_scan.joined`.
 
 A string must be made with the exact widest character it holds (CPython compares the
 storage kind first), so the copy is only taken when that is known without a scan: the
-text's kind is read off its size, and the replaced range holds no character of that kind
-(so the rest still does) or the new text is as wide. Otherwise, and on other Pythons or
+text's kind is read off its size, and the new text is as wide or the replaced range holds
+no character of that kind (so the rest still does). Otherwise, and on other Pythons or
 for short texts, the plain join.
 """
 
@@ -59,11 +59,13 @@ def _result_max(old: str, start: int, end: int, new: str) -> int | None:
     kind = _kind_max(old)
     if kind is None:
         return None
+    new_kind = _narrowest(max(map(ord, new))) if new else 0
+    if new_kind >= kind:
+        return new_kind  # nothing kept is wider
     removed = old[start:end]
     if kind != 0x7F and removed and max(map(ord, removed)) > _narrower(kind):
         return None  # perhaps the text's only character that wide
-    new_kind = _narrowest(max(map(ord, new))) if new else 0
-    return max(kind, new_kind)
+    return kind
 
 
 def _narrower(kind: int) -> int:
