@@ -237,9 +237,10 @@ class _Writer:
         #: no character outside the BMP, so every prefix counts as many units as characters
         self.ascii: dict[int, bool] = {}
         self.parts: dict[tuple[str, str], tuple[str, str, str]] = {}  # see `_parts`
-        from citelens.session import placed_in_file  # the engine: loaded by then
+        from citelens.session import PLACED_KEYS, placed_in_file  # the engine: loaded by then
 
         self.place = placed_in_file
+        self.placed_keys = PLACED_KEYS
 
     def plain(self, line: int) -> bool:
         """Whether the columns of `line` are code-point offsets (cached per line)."""
@@ -264,24 +265,34 @@ class _Writer:
     def report(self, found: Sequence[Finding], at: int, starts: list[int]) -> list[str]:
         """The JSON of a report's findings, kept relative to the report (which starts at
         `at`; `starts`: every report's start). A finding on the report's own line, on a
-        line whose columns are offsets, is written from its offsets at once (no placed
-        copy of it, no line search: most of an editor's first render); any other is
-        placed in the file first."""
+        line whose columns are offsets and with no related places, is written from its
+        offsets at once (no placed copy of it, no line search: most of an editor's first
+        render); any other is placed in the file first."""
         line = bisect_right(self.starts, at) - 1
         first = self.starts[line]
         last = self.starts[line + 1] - 1 if line + 1 < self.lines else self.size  # last offset on it
         plain = self.plain(line)
-        out = []
+        out: list[str] = []
+        append, parts, encode = out.append, self.parts, _encode
+        related_at, related_in = self.placed_keys
+        # the range's JSON around its two columns: the line is the same for all of them
+        opening = f'{{"range":{{"start":{{"line":{line},"character":'
+        middle = f'}},"end":{{"line":{line},"character":'
         for f in found:
-            s, e = at + f.start, at + f.end
-            if plain and first <= s <= e <= last and not f.data:
-                s, e = s - first, e - first
-                where = (
-                    f'{{"start":{{"line":{line},"character":{s}}},"end":{{"line":{line},"character":{e}}}}}'
+            s, e, kept = at + f.start, at + f.end, f.data
+            if (
+                plain
+                and first <= s <= e <= last
+                and not (kept and (related_at in kept or related_in in kept))
+            ):
+                head, data, tail = parts.get((f.code, f.severity)) or self._kept_parts(f.code, f.severity)
+                # one string built at once (what `diagnostic` writes, with the range inline)
+                append(
+                    f"{opening}{s - first}{middle}{e - first}}}}}"
+                    f"{head}{encode(f.message)}{data}{encode(f.pointer)}{tail}}}"
                 )
-                out.append(self.diagnostic(f, where))
             else:
-                out.append(self(self.place(f, at, starts)))
+                append(self(self.place(f, at, starts)))
         return out
 
     def range(self, start: int, end: int) -> str:
@@ -299,13 +310,14 @@ class _Writer:
         head = f',"severity":{SEVERITY.get(severity, 1)},"code":{c},"source":"{SOURCE}","message":'
         return head, f',"data":{{"code":{c},"pointer":', "}" + href
 
+    def _kept_parts(self, code: str, severity: str) -> tuple[str, str, str]:
+        parts = self.parts[code, severity] = self._parts(code, severity)
+        return parts
+
     def diagnostic(self, f: Finding, where: str) -> str:
         """`f`'s diagnostic at the range `where` (JSON text)."""
-        parts = self.parts.get((f.code, f.severity))
-        if parts is None:
-            parts = self.parts[f.code, f.severity] = self._parts(f.code, f.severity)
-        head, data, tail = parts
-        out = '{"range":' + where + head + _encode(f.message) + data + _encode(f.pointer) + tail
+        head, data, tail = self.parts.get((f.code, f.severity)) or self._kept_parts(f.code, f.severity)
+        out = f'{{"range":{where}{head}{_encode(f.message)}{data}{_encode(f.pointer)}{tail}'
         related = f.related if f.data else ()
         if related and self.uri:  # located by the engine; converted here like every range
             uri = _string(self.uri)

@@ -35,6 +35,10 @@ class FileResult:
         return Counter(f.code for f in self.findings)
 
 
+#: the data keys of a finding whose related places `placed_in_file` must place too
+PLACED_KEYS = (RELATED_AT, RELATED_IN)
+
+
 def placed_in_file(f: Finding, at: int, starts: list[int]) -> Finding:
     """A finding kept relative to its report (which starts at `at`) placed in the file;
     related places kept relative to other reports (`RELATED_IN`) are placed by `starts`."""
