@@ -25,8 +25,6 @@ from citelens.source.text_scan import PIECE, joined, pieces
 
 #: below this length the join is as fast (two small copies, no foreign calls)
 SPLICE_FROM = 1 << 16
-#: the widest character of each storage kind, widest first
-_KIND_MAX = (0x10FFFF, 0xFFFF, 0xFF, 0x7F)
 
 Copy = Callable[[int, int, str, int, int], int]
 
@@ -59,27 +57,19 @@ def _result_max(old: str, start: int, end: int, new: str) -> int | None:
     kind = _kind_max(old)
     if kind is None:
         return None
-    new_kind = _narrowest(max(map(ord, new))) if new else 0
+    new_kind = _kind_max(new)
+    if new_kind is None:
+        return None
     if new_kind >= kind:
         return new_kind  # nothing kept is wider
-    removed = old[start:end]
-    if kind != 0x7F and removed and max(map(ord, removed)) > _narrower(kind):
+    if _kind_max(old[start:end]) == kind:
         return None  # perhaps the text's only character that wide
     return kind
 
 
-def _narrower(kind: int) -> int:
-    """The widest character of the next narrower kind (of a kind wider than ASCII)."""
-    return _KIND_MAX[_KIND_MAX.index(kind) + 1]
-
-
-def _narrowest(char: int) -> int:
-    """The widest character of the narrowest kind that holds `char`."""
-    return min(k for k in _KIND_MAX if char <= k)
-
-
 def _kind_max(text: str) -> int | None:
-    """The widest character of `text`'s storage kind, read off its size in memory."""
+    """The widest character of `text`'s storage kind, read off its size in memory (a
+    string is stored in the narrowest kind that holds its widest character)."""
     if text.isascii():
         return 0x7F
     size = sys.getsizeof(text)
