@@ -2,8 +2,8 @@
 
 `old[:start] + new + old[end:]` copies the text twice: the slices are new strings, and the
 join copies them again. An open run is copied like this on every keystroke (26 MB for a
-10,000-report run with one character past U+00FF), so the second copy was a sixth of a
-keystroke's time in the server. CPython builds its own strings by making one of the
+10,000-report run with one character past U+00FF), and the second copy was about a
+tenth of a keystroke's time in the server. CPython builds its own strings by making one of the
 final size (`PyUnicode_New`) and copying the parts into it (`PyUnicode_CopyCharacters`);
 `spliced` calls those two through `ctypes`, a piece of at most `PIECE` characters per
 call, so another thread may run between pieces, as with `text_scan.joined`.
