@@ -237,10 +237,9 @@ class _Writer:
         #: no character outside the BMP, so every prefix counts as many units as characters
         self.ascii: dict[int, bool] = {}
         self.parts: dict[tuple[str, str], tuple[str, str, str]] = {}  # see `_parts`
-        from citelens.session import PLACED_KEYS, placed_in_file  # the engine: loaded by then
+        from citelens.session import placed_in_file, places_related  # the engine: loaded by then
 
-        self.place = placed_in_file
-        self.placed_keys = PLACED_KEYS
+        self.place, self.places_related = placed_in_file, places_related
 
     def plain(self, line: int) -> bool:
         """Whether the columns of `line` are code-point offsets (cached per line)."""
@@ -273,18 +272,13 @@ class _Writer:
         last = self.starts[line + 1] - 1 if line + 1 < self.lines else self.size  # last offset on it
         plain = self.plain(line)
         out: list[str] = []
-        append, parts, encode = out.append, self.parts, _encode
-        related_at, related_in = self.placed_keys
+        append, parts, encode, related = out.append, self.parts, _encode, self.places_related
         # the range's JSON around its two columns: the line is the same for all of them
         opening = f'{{"range":{{"start":{{"line":{line},"character":'
         middle = f'}},"end":{{"line":{line},"character":'
         for f in found:
-            s, e, kept = at + f.start, at + f.end, f.data
-            if (
-                plain
-                and first <= s <= e <= last
-                and not (kept and (related_at in kept or related_in in kept))
-            ):
+            s, e = at + f.start, at + f.end
+            if plain and first <= s <= e <= last and not (f.data and related(f)):
                 head, data, tail = parts.get((f.code, f.severity)) or self._kept_parts(f.code, f.severity)
                 # one string built at once (what `diagnostic` writes, with the range inline)
                 append(

@@ -35,8 +35,10 @@ class FileResult:
         return Counter(f.code for f in self.findings)
 
 
-#: the data keys of a finding whose related places `placed_in_file` must place too
-PLACED_KEYS = (RELATED_AT, RELATED_IN)
+def places_related(f: Finding) -> bool:
+    """Whether `placed_in_file` moves related places of `f` too, not only its span."""
+    data = f.data
+    return bool(data) and (RELATED_AT in data or RELATED_IN in data)
 
 
 def placed_in_file(f: Finding, at: int, starts: list[int]) -> Finding:

@@ -33,7 +33,7 @@ from citelens import lazy_export
 
 if TYPE_CHECKING:
     from citelens.check.finding import Finding
-    from citelens.check.result import PLACED_KEYS, FileResult, PlacedOnRead, placed_in_file
+    from citelens.check.result import FileResult, PlacedOnRead, placed_in_file, places_related
     from citelens.config.settings import Settings
     from citelens.fixes.apply import FixOutcome
     from citelens.session.changes import TextChange
@@ -57,7 +57,7 @@ _EXPORTS = {
     "OpenDocument": "citelens.session.open_document",
     "PlacedOnRead": "citelens.check.result",
     "placed_in_file": "citelens.check.result",
-    "PLACED_KEYS": "citelens.check.result",
+    "places_related": "citelens.check.result",
     "SentenceInfo": "citelens.session.lookup",
     "Settings": "citelens.config.settings",
     "TextChange": "citelens.session.changes",
@@ -65,7 +65,6 @@ _EXPORTS = {
 }
 
 __all__ = [
-    "PLACED_KEYS",
     "CitationInfo",
     "ConversionResult",
     "Edit",
@@ -81,6 +80,7 @@ __all__ = [
     "TextChange",
     "Workspace",
     "placed_in_file",
+    "places_related",
 ]
 
 
