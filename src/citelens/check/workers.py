@@ -7,12 +7,12 @@ import os
 import pickle
 import sys
 from collections.abc import Callable
-from functools import partial
+from functools import cache, partial
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 if TYPE_CHECKING:
     from citelens.check.engine import Checker
-    from citelens.check.finding import Finding
+    from citelens.check.finding import Finding, Target
     from citelens.check.rules.coverage import ReportFacts
     from citelens.source.run_text import Item
 
@@ -106,14 +106,23 @@ def _pack(findings: list[Finding], facts: list[ReportFacts]) -> tuple[list[Packe
     )
 
 
+@cache
+def _targets() -> dict[str, Target]:
+    from citelens.check.finding import Target
+
+    return {t.value: t for t in Target}
+
+
 def _unpack(findings: list[Packed], facts: list[Packed]) -> tuple[list[Finding], list[ReportFacts]]:
-    from citelens.check.finding import Finding, Target
+    """The findings and facts `_pack` made plain (called once per report: a run's first
+    check in processes unpacks thousands, on the editor's critical path)."""
+    from citelens.check.finding import _built
     from citelens.check.rules.coverage import ReportFacts
 
-    targets = {t.value: t for t in Target}
+    targets = _targets()
     return (
         [
-            Finding(c, sev, msg, ptr, targets[tgt], start, end, tid, None, data)
+            _built(c, sev, msg, ptr, targets[tgt], start, end, tid, None, data)
             for c, sev, msg, ptr, tgt, start, end, tid, data in findings
         ],
         [ReportFacts(*fields) for fields in facts],
