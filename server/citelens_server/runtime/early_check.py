@@ -95,6 +95,7 @@ def check_first(early: EarlyAnswer, out: BinaryIO) -> EarlyStart:
     if start is None or not early.answered(FIRST_WAIT_S) or early.sent is None:
         return start or EarlyStart()
     encoding = encoding_name(early.sent["capabilities"].get("positionEncoding"))
+    _load_catalog()  # while the client sends its `didOpen`
     opened = early.wait_for_open(OPEN_WAIT_S)
     item = opened.get("params", {}).get("textDocument") if opened is not None else None
     if start.workspace is None or not isinstance(item, dict):
@@ -148,6 +149,16 @@ def _load() -> None:
             importlib.import_module(name)
     except Exception as exc:  # the server loads them again, and says what is wrong
         log.debug("not loaded early (%s)", exc)
+
+
+def _load_catalog() -> None:
+    """The rules' documentation, whose links the first render writes."""
+    try:
+        from citelens.session.catalog import load
+
+        load()
+    except Exception as exc:  # the render says what is wrong with it
+        log.debug("catalog not loaded early (%s)", exc)
 
 
 def _workspace(params: dict[str, Any], folders: list[Path]) -> Workspace | None:

@@ -20,6 +20,14 @@ def summary(code: str) -> str:
     return line(code)
 
 
+def load() -> None:
+    """Read every rule's documentation now (its first use reads them all): a server can
+    do it while it waits for its client, instead of in its first render."""
+    from citelens.check.catalog import all_rule_docs
+
+    all_rule_docs()
+
+
 def spec_ids() -> list[str]:
     """The built-in track specs, sorted."""
     from citelens.specs import builtin_specs
@@ -27,4 +35,4 @@ def spec_ids() -> list[str]:
     return sorted(builtin_specs())
 
 
-__all__ = ["RELATED_AT", "docs_uri", "spec_ids", "summary"]
+__all__ = ["RELATED_AT", "docs_uri", "load", "spec_ids", "summary"]
