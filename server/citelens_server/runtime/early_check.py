@@ -22,6 +22,7 @@ exception in the check (the server reports it in its own way).
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
@@ -141,24 +142,34 @@ def _load() -> None:
     processes)."""
     import importlib
 
-    try:
+    def modules() -> None:
         from citelens.session.warm import load_engine
 
         load_engine()
         for name in CHECK_MODULES:
             importlib.import_module(name)
-    except Exception as exc:  # the server loads them again, and says what is wrong
-        log.debug("not loaded early (%s)", exc)
+
+    _early("the engine", modules)
 
 
 def _load_catalog() -> None:
     """The rules' documentation, whose links the first render writes."""
-    try:
+
+    def catalog() -> None:
         from citelens.session.catalog import load
 
         load()
-    except Exception as exc:  # the render says what is wrong with it
-        log.debug("catalog not loaded early (%s)", exc)
+
+    _early("the rules' documentation", catalog)
+
+
+def _early(what: str, load: Callable[[], None]) -> None:
+    """`load()` ahead of need; a failure is left to the server, which loads it again
+    and says what is wrong."""
+    try:
+        load()
+    except Exception as exc:
+        log.debug("%s not loaded early (%s)", what, exc)
 
 
 def _workspace(params: dict[str, Any], folders: list[Path]) -> Workspace | None:

@@ -33,7 +33,7 @@ def spliced(old: str, start: int, end: int, new: str) -> str:
     """`old[:start] + new + old[end:]` (0 <= start <= end <= len(old))."""
     size = len(old) - (end - start) + len(new)
     big = len(old) >= SPLICE_FROM and size > 1  # (the empty and one-character strings are shared)
-    widest = _result_max(old, start, end, new) if big and _API is not None else None
+    widest = _result_max(old, start, end, new) if big else None
     if widest is None or _API is None:
         return joined([*pieces(old, 0, start), new, *pieces(old, end, len(old))])
     make, copy, drop = _API
