@@ -30,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from citelens_server.runtime.fd_reader import Reader
+from citelens_server.runtime.fd_reader import HEADER_BYTES, Reader
 
 log = logging.getLogger("citelens_server")
 
@@ -141,6 +141,13 @@ class Prefixed:
             if not self._head:
                 self._more = None
         return self._head
+
+    def has_header(self) -> bool:
+        """Whether the next message's header is here already (as `FdReader.has_header`)."""
+        if self._head:
+            return self._head.find(b"\r\n\r\n", 0, HEADER_BYTES) >= 0
+        has = getattr(self._rest, "has_header", None)
+        return self._more is None and has is not None and bool(has())
 
     def readline(self) -> bytes:
         line = b""

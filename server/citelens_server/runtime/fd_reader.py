@@ -17,6 +17,8 @@ class Reader(Protocol):
 
 #: bytes read from the client at a time
 READ_CHUNK = 1 << 16
+#: a message's header is in its first this many bytes (a `Content-Length` and a type)
+HEADER_BYTES = 512
 
 
 class FdReader:
@@ -32,6 +34,10 @@ class FdReader:
         chunk = os.read(self.fd, READ_CHUNK)
         self.buffer += chunk
         return bool(chunk)
+
+    def has_header(self) -> bool:
+        """Whether the next message's header is already read (reading it will not wait)."""
+        return self.buffer.find(b"\r\n\r\n", 0, HEADER_BYTES) >= 0
 
     def readline(self) -> bytes:
         start = 0

@@ -109,8 +109,17 @@ class CiteLensProtocol(LanguageServerProtocol):
         if value.get("method") != types.TEXT_DOCUMENT_DID_CHANGE or "id" in value or not self.initialize_seen:
             return False
         params = change_params(value.get("params"))
+        return params is not None and self._handle_change(params)
+
+    def handle_change_params(self, params: types.DidChangeTextDocumentParams) -> None:
+        """A `didChange` notification read straight from its bytes (stdio.py `Keystrokes`):
+        as `handle_change`, else as pygls would have structured it."""
+        if not (self.initialize_seen and self._handle_change(params)):
+            self.handle_message(types.DidChangeTextDocumentNotification(params=params))
+
+    def _handle_change(self, params: types.DidChangeTextDocumentParams) -> bool:
         handler = self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)
-        if params is None or handler is None:
+        if handler is None:
             return False
         checks = getattr(self._server, "checks", None)
         uri = params.text_document.uri

@@ -29,9 +29,11 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any, Protocol
 
+from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
 from citelens_server.runtime import json_pieces
+from citelens_server.runtime.change_params import change_from_bytes
 from citelens_server.runtime.fd_reader import FdReader
 from citelens_server.runtime.inbox import Inbox
 from citelens_server.runtime.message_order import MessageOrder, head_uri, value_uri
@@ -50,6 +52,10 @@ class Served(Protocol):
 
 
 CONTENT_LENGTH = re.compile(rb"^Content-Length: (\d+)\r\n$")
+#: bodies from this size are never a keystroke's `didChange` (not tried as one)
+KEYSTROKE_BYTES = 4096
+#: keystrokes read together handed to the loop in one call, at most
+KEYSTROKES_AT_ONCE = 256
 #: messages from which the writer thread writes (smaller ones: at once, when none queue)
 BIG_WRITE = 1 << 20
 #: characters encoded and written at a time
@@ -81,6 +87,13 @@ async def _serve(server: Served, stdin: IO[bytes], stop: threading.Event) -> Non
     inbox = Inbox(loop)
 
     def handle(value: Any) -> None:  # on the loop, in arrival order
+        if isinstance(value, Keystrokes):
+            for params in value.params:
+                try:
+                    protocol.handle_change_params(params)
+                except Exception as exc:
+                    failed(exc)
+            return
         try:
             if isinstance(value, dict) and protocol.handle_change(value):
                 return  # a keystroke's didChange, straight from its JSON
@@ -114,8 +127,20 @@ async def _serve(server: Served, stdin: IO[bytes], stop: threading.Event) -> Non
         source: Any = stdin
         with contextlib.suppress(AttributeError, OSError):
             source = FdReader(stdin.fileno())
+        buffered = getattr(source, "has_header", lambda: False)
+        keys = Keystrokes()
         try:
             for seq, body in enumerate(frames(source, stop)):
+                params = change_from_bytes(body) if len(body) < KEYSTROKE_BYTES else None
+                if params is not None:  # one call on the loop for the keystrokes read together
+                    if keys.params and params.text_document.uri != keys.uri:
+                        keys = _put_keys(inbox, order, keys)
+                    keys.add(seq, params)
+                    if len(keys.params) >= KEYSTROKES_AT_ONCE or not buffered():
+                        keys = _put_keys(inbox, order, keys)
+                    continue
+                if keys.params:
+                    keys = _put_keys(inbox, order, keys)
                 if len(body) >= json_pieces.BIG:  # decoded apart: what follows may go ahead
                     uri = head_uri(body)
                     inbox.put(order.expect, seq, uri)
@@ -133,10 +158,36 @@ async def _serve(server: Served, stdin: IO[bytes], stop: threading.Event) -> Non
         except Exception as exc:  # the client's end of the pipe is gone
             log.debug("reading stopped: %s", exc)
         finally:
+            if keys.params:
+                _put_keys(inbox, order, keys)
             inbox.put(end)
 
     threading.Thread(target=read, name="citelens-read", daemon=True).start()
     await ended
+
+
+class Keystrokes:
+    """`didChange` notifications of one document read one after the other
+    (`change_from_bytes`), handed to the loop in one call: the first one's number orders
+    them among the other messages (message_order.py)."""
+
+    __slots__ = ("params", "seq", "uri")
+
+    def __init__(self) -> None:
+        self.seq = 0
+        self.uri = ""
+        self.params: list[types.DidChangeTextDocumentParams] = []
+
+    def add(self, seq: int, params: types.DidChangeTextDocumentParams) -> None:
+        if not self.params:
+            self.seq, self.uri = seq, params.text_document.uri
+        self.params.append(params)
+
+
+def _put_keys(inbox: Inbox, order: MessageOrder, keys: Keystrokes) -> Keystrokes:
+    """`keys` queued for the loop; a new, empty group to fill."""
+    inbox.put(order.arrive, keys.seq, keys.uri, keys)
+    return Keystrokes()
 
 
 class Undecodable:
