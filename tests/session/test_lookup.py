@@ -111,3 +111,31 @@ def test_a_doc_id_list_citation_is_its_own_doc_id():
     doc = Workspace(cli={"spec": "kiddie"}).open("untitled:r", text)
     cit = doc.citation_at(text.index('"doc-3"'))
     assert (cit.doc_id, cit.score, cit.shape, cit.index, cit.sentence) == ("doc-3", None, "neuclir", 1, 0)
+
+
+def test_the_sentences_kept_for_a_hover_follow_edits_moves_and_renumbering():
+    """`OpenDocument.sentences` keeps the last report's: after an edit of that report, of
+    one before it (it moves) and a report inserted before it (it is renumbered), they are
+    what a freshly opened document gives."""
+    from citelens.session.changes import TextChange
+    from tests.helpers.report_factory import generate_run
+
+    lines, _ = generate_run("rag25", 3, 1, fault_free=True)
+    doc = Workspace(cli={"spec": "rag25"}).open("untitled:run", "\n".join(lines) + "\n")
+
+    def fresh(report: int):
+        return Workspace(cli={"spec": "rag25"}).open("untitled:run", doc.text).sentences(report)
+
+    first = doc.sentences(1)
+    assert first and doc.sentences(1) is first and first == fresh(1)  # kept while nothing changes
+    at = doc.text.index('"text": "', doc.items[1].start) + len('"text": "')
+    edits = [
+        TextChange(at, at, "Grown "),  # report 1 itself
+        TextChange(3, 3, "  "),  # report 0: report 1 moves
+        TextChange(0, 0, doc.text[: doc.items[0].end] + "\n"),  # a report before: renumbered
+    ]
+    for edit in edits:
+        doc.apply_changes([edit])
+        report = 2 if edit is edits[-1] else 1
+        assert doc.sentences(report) == fresh(report)
+        assert [s.start for s in doc.sentences(report)] == [s.start for s in fresh(report)]

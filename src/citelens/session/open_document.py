@@ -66,6 +66,8 @@ class OpenDocument:
         self._support_kept: OrderedDict[
             int, tuple[dict[str, Any], SupportRun, tuple[int, tuple[int, int]], ReportSupport]
         ] = OrderedDict()
+        #: (report, its place and number then, the spec, its sentences): kept by `sentences`
+        self._sentences_kept: tuple[Item, tuple[int, int], TrackSpec | None, list[SentenceInfo]] | None = None
         #: told (reports checked, reports) every `PROGRESS_EVERY` reports of a `result`
         #: that checks them: an editor's progress bar for a big file's first check
         self.progress: Callable[[int, int], None] | None = None
@@ -221,12 +223,19 @@ class OpenDocument:
         return node_at(root, offset, item.index) if root is not None else None
 
     def sentences(self, report: int) -> list[SentenceInfo]:
-        """The sentences of report number `report` with their citations."""
+        """The sentences of report number `report` with their citations (not to be
+        changed: the last report's are kept, as a hover asks for them four or five times,
+        until that report is edited, moved or renumbered, or the spec changes)."""
         items = self._reports.items
         if not 0 <= report < len(items) or items[report].syntax is not None:
             return []
-        item = items[report]
-        return sentences(item.node(self.text), item.value, self.checker.spec, item.index)
+        item, spec = items[report], self.checker.spec
+        kept = self._sentences_kept
+        if kept is not None and kept[0] is item and kept[1] == (item.start, item.index) and kept[2] is spec:
+            return kept[3]
+        found = sentences(item.node(self.text), item.value, spec, item.index)
+        self._sentences_kept = (item, (item.start, item.index), spec, found)
+        return found
 
     def sentence_at(self, offset: int) -> SentenceInfo | None:
         item = self.item_at(offset)
