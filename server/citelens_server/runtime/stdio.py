@@ -11,6 +11,9 @@ between them); the loop gets plain JSON values and only structures them into lsp
 messages, exactly as pygls's `object_hook` would (innermost object first), then handles
 them in arrival order, except that a body of 1 MB or more is decoded in a thread of its
 own and a message about another document may be handled before it (message_order.py).
+A keystroke's `didChange` is read straight from its bytes (`change_from_bytes`), and the
+ones of a document read one after the other go to the loop in one call (`Keystrokes`):
+in a burst, the decoding and the loop's turn per message were most of the server's time.
 
 Writing: a message is written at once when nothing is queued; a big one (and any written
 while it is on its way) goes through a writer thread, in order, encoded a slice at a time.
