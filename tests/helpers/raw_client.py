@@ -187,6 +187,17 @@ class RawClient:
         return int(Path(f"/proc/{self.proc.pid}/statm").read_text().split()[1]) * PAGE
 
 
+def opened_run(folder: Path, text: str, spec: str = "rag25") -> tuple[RawClient, str, Path]:
+    """(client, uri, path) of a server started in `folder` (its project file naming `spec`)
+    with `text` written to `run.jsonl` and opened; the caller closes the client."""
+    (folder / "citelens.toml").write_text(f'spec = "{spec}"\n', encoding="utf-8")
+    run = folder / "run.jsonl"
+    run.write_text(text, encoding="utf-8")
+    client = RawClient(cwd=folder)
+    client.initialize(folder)
+    return client, client.open(run, text), run
+
+
 def position_change(line: int, character: int, end_character: int, text: str) -> dict[str, Any]:
     """An incremental change on one line."""
     return {

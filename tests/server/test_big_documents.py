@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.lsp_session import expected_diagnostics, json_tuples
-from tests.helpers.raw_client import RawClient
+from tests.helpers.raw_client import RawClient, opened_run
 from tests.helpers.report_factory import generate_run
 
 SMALL = '{"metadata": {"run_id": "r"}, "answer": []}\n'
@@ -188,15 +188,10 @@ def test_a_run_whose_first_check_is_forked_gets_the_cli_s_diagnostics(tmp_path: 
     edit afterwards is re-checked as in a run checked in one process."""
     from citelens_server.runtime.first_check import FORK_REPORTS
 
-    (tmp_path / "citelens.toml").write_text('spec = "rag25"\n', encoding="utf-8")
     lines, _ = generate_run("rag25", FORK_REPORTS + 100, 5)
     text = "\n".join(lines) + "\n"
-    run = tmp_path / "run.jsonl"
-    run.write_text(text, encoding="utf-8")
-    client = RawClient(cwd=tmp_path)
+    client, uri, run = opened_run(tmp_path, text)
     try:
-        client.initialize(tmp_path)
-        uri = client.open(run, text)
         assert json_tuples(client.diagnostics(uri, 1, 120)) == expected_diagnostics(run, text, "utf-16")
         at = {"start": {"line": 3, "character": 1}, "end": {"line": 3, "character": 1}}
         client.change(uri, 2, [{"range": at, "text": " "}])

@@ -17,7 +17,7 @@ from citelens_server.runtime.change_params import change_from_bytes, change_para
 from citelens_server.runtime.fd_reader import FdReader
 from citelens_server.runtime.json_pieces import BIG
 from tests.helpers.lsp_session import expected_diagnostics, json_tuples
-from tests.helpers.raw_client import RawClient, position_change
+from tests.helpers.raw_client import opened_run, position_change
 from tests.helpers.report_factory import generate_run
 
 uints = st.integers(min_value=0, max_value=2**31 - 1)
@@ -149,16 +149,11 @@ def test_keystrokes_behind_a_big_open_of_their_document_wait_for_it(tmp_path: Pa
     """The `didOpen` (over `BIG` bytes: decoded in a thread of its own) and a burst of
     keystrokes of it sent back to back, then a hover: the keystrokes apply to the opened
     text, in order, and the last diagnostics are the CLI's of the edited text."""
-    (tmp_path / "citelens.toml").write_text('spec = "rag25"\n', encoding="utf-8")
     lines, _ = generate_run("rag25", 40, 5)
     block = "\n".join(lines) + "\n"
     text = block * (BIG // len(block.encode()) + 1)
-    run = tmp_path / "run.jsonl"
-    run.write_text(text, encoding="utf-8")
-    client = RawClient(cwd=tmp_path)
+    client, uri, run = opened_run(tmp_path, text)
     try:
-        client.initialize(tmp_path)
-        uri = client.open(run, text)
         at = text.index('"text": "') + len('"text": "')  # in the first line, ASCII before it
         version = 1
         for k in range(60):  # "a" and "b" typed, then deleted again, fifteen times
