@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from citelens_server.runtime.change_queue import ChangeQueue
+from citelens_server.runtime.change_queue import QUIET_MAX_S, QUIET_S, ChangeQueue
 from tests.helpers.raw_client import RawClient, position_change
 from tests.helpers.report_factory import generate_run
 
@@ -154,10 +154,46 @@ def test_a_flush_before_another_message_applies_what_waited_first() -> None:
         queue.add("file:///a", 1, lambda uri, batch: applied.append(batch))
         queue.flush()  # a hover arrives: the edit before it is applied now
         queue.add("file:///a", 2, lambda uri, batch: applied.append(batch))
-        await asyncio.sleep(0)
+        await asyncio.sleep(QUIET_S * 3)
 
     asyncio.run(burst())
     assert applied == [[1], [2]]
+
+
+def test_edits_right_after_a_batch_wait_for_a_pause_and_no_longer_than_the_most() -> None:
+    """Edits on the heels of a batch (a burst) are applied once none has come for
+    `QUIET_S`, and at the latest `QUIET_MAX_S` after the first of them: not one batch per
+    turn of the loop. After a pause the first edit goes at once."""
+    applied: list[tuple[float, list[Any]]] = []
+
+    async def burst() -> None:
+        loop = asyncio.get_running_loop()
+        queue = ChangeQueue(lambda exc: None)
+
+        def apply(uri: str, batch: list[Any]) -> None:
+            applied.append((loop.time(), batch))
+
+        queue.add("file:///a", 0, apply)
+        await asyncio.sleep(0)
+        assert [b for _, b in applied] == [[0]]  # after a pause: at once
+        queue.add("file:///a", 1, apply)  # right after that batch: waits for a pause
+        await asyncio.sleep(0)
+        assert [b for _, b in applied] == [[0]]
+        await asyncio.sleep(QUIET_S * 3)
+        assert [b for _, b in applied] == [[0], [1]]
+        await asyncio.sleep(QUIET_S * 3)
+        start, n = loop.time(), 2
+        queue.add("file:///a", 2, apply)  # after a pause again: the burst's first at once
+        while loop.time() - start < QUIET_MAX_S * 1.5:  # then a keystroke every QUIET_S / 4
+            await asyncio.sleep(QUIET_S / 4)
+            n += 1
+            queue.add("file:///a", n, apply)
+        await asyncio.sleep(QUIET_S * 3)
+        assert [x for _, b in applied for x in b] == list(range(n + 1))  # all, in order
+        waited = [t for t, b in applied if b[0] == 3]  # the batch after the burst's first
+        assert waited and waited[0] - start <= QUIET_MAX_S + 0.05  # never longer than the most
+
+    asyncio.run(burst())
 
 
 def test_edits_in_place_each_get_their_diagnostics_in_order(tmp_path: Path) -> None:

@@ -9,6 +9,12 @@ messages queued before it), or earlier, before any other message is handled (a h
 must see the edits sent before it) and before a worker takes the document (the engine
 never sees it from two threads at once: `BackgroundChecks._run` flushes first).
 
+In a burst the loop catches up with the reader many times, and a batch at each of those
+turns paid for the whole document (its text copied, its edited reports checked again)
+each time: so edits that come within `QUIET_S` of the last batch wait for a pause of
+that long in the edits, at most `QUIET_MAX_S` after the first of them. The first edit
+after a pause is applied at once, so typing gets its diagnostics as before.
+
 A hover is the exception: when every waiting edit of its document keeps each line where it
 is (a range on one line, no line break typed) and none is on the hover's line, the
 hover's line reads the same before and after them, so it is answered from the text
@@ -21,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +37,12 @@ log = logging.getLogger("citelens_server")
 
 #: applies the waiting notifications of one document, in order
 Apply = Callable[[str, list[Any]], None]
+#: seconds without a new edit before a batch is applied, when the last batch was applied
+#: less than this ago (edits are coming in a burst); the first edit after a pause is
+#: applied as soon as the loop has handled what was waiting
+QUIET_S = 0.002
+#: a burst's batch waits for a pause at most this long (seconds) after its first edit
+QUIET_MAX_S = 0.1
 
 
 class ChangeQueue:
@@ -42,6 +55,9 @@ class ChangeQueue:
         self.touched: dict[str, set[int] | None] = {}
         self.on_error = on_error
         self._scheduled = False
+        #: `time.monotonic()`: the last batch applied, the last edit recorded, the first one waiting
+        self._applied_at = self._added_at = self._first_at = float("-inf")
+        self._pausing = False  # the scheduled batch waits for a pause in the edits
         #: notifications and batches applied so far (the tests' and the debug log's view)
         self.notifications = 0
         self.batches = 0
@@ -52,9 +68,16 @@ class ChangeQueue:
         lines = self.touched.setdefault(uri, set())
         if lines is not None:
             self.touched[uri] = _touch(lines, params)
+        loop = asyncio.get_running_loop()
+        self._added_at = now = time.monotonic()
         if not self._scheduled:
             self._scheduled = True
-            asyncio.get_running_loop().call_soon(self._flush_all)
+            self._first_at = now
+            self._pausing = now - self._applied_at < QUIET_S  # edits keep coming: wait for a pause
+            if self._pausing:
+                loop.call_later(QUIET_S, self._flush_all)
+            else:
+                loop.call_soon(self._flush_all)
 
     def pending(self, uri: str) -> bool:
         return uri in self.waiting
@@ -66,6 +89,11 @@ class ChangeQueue:
         return uri in self.waiting and lines is not None and line not in lines
 
     def _flush_all(self) -> None:
+        now = time.monotonic()
+        quiet = now - self._added_at
+        if self._pausing and quiet < QUIET_S and now - self._first_at < QUIET_MAX_S:  # a burst goes on
+            asyncio.get_running_loop().call_later(QUIET_S - quiet, self._flush_all)
+            return
         self._scheduled = False
         self.flush()
 
@@ -79,6 +107,7 @@ class ChangeQueue:
                 continue
             self.notifications += len(batch)
             self.batches += 1
+            self._applied_at = time.monotonic()
             log.debug("%s: %d edits applied in one batch", key, len(batch))
             try:
                 apply(key, batch)
