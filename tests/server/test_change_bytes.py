@@ -6,6 +6,7 @@ sent behind a big `didOpen` of their document still wait for it."""
 from __future__ import annotations
 
 import json
+import os
 import random
 from pathlib import Path
 from typing import Any
@@ -125,9 +126,7 @@ def test_other_spellings_and_other_messages_are_left_to_the_decoder() -> None:
         assert change_from_bytes(body) is None, body
 
 
-def test_the_reader_tells_when_the_next_header_is_already_in(tmp_path: Path) -> None:
-    import os
-
+def test_the_reader_tells_when_the_next_header_is_already_in() -> None:
     read, write = os.pipe()
     message = b"Content-Length: %d\r\n\r\n" % len(KEYSTROKE) + KEYSTROKE
     os.write(write, message * 2 + message[:10])

@@ -45,8 +45,19 @@ def _change(value: Any) -> Any:
     length = value.get("rangeLength")
     if start is None or end is None or not (length is None or _uinteger(length) is not None):
         return None
+    return _partial(start, end, value["text"], length)
+
+
+def _partial(start: types.Position, end: types.Position, text: str, length: int | None) -> Any:
     return types.TextDocumentContentChangePartial(
-        range=types.Range(start=start, end=end), text=value["text"], range_length=length
+        range=types.Range(start=start, end=end), text=text, range_length=length
+    )
+
+
+def _params(uri: str, version: int, changes: tuple[Any, ...]) -> types.DidChangeTextDocumentParams:
+    return types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+        content_changes=changes,
     )
 
 
@@ -65,10 +76,7 @@ def change_params(value: Any) -> types.DidChangeTextDocumentParams | None:
         content = tuple(_change(c) for c in changes)
         if any(c is None for c in content):
             return None
-        return types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-            content_changes=content,
-        )
+        return _params(uri, version, content)
     except (TypeError, ValueError):
         return None
 
@@ -122,18 +130,11 @@ def change_from_bytes(body: bytes | bytearray) -> types.DidChangeTextDocumentPar
             start = types.Position(line=int(sl), character=int(sc))
             end = types.Position(line=int(el), character=int(ec))
             changes.append(
-                types.TextDocumentContentChangePartial(
-                    range=types.Range(start=start, end=end),
-                    text=text.decode("utf-8"),
-                    range_length=None if length is None else int(length),
-                )
+                _partial(start, end, text.decode("utf-8"), None if length is None else int(length))
             )
             at, more = change.end(), after == b","
         if _TAIL.match(body, at) is None:
             return None
-        return types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=int(head.group(2))),
-            content_changes=tuple(changes),
-        )
+        return _params(uri, int(head.group(2)), tuple(changes))
     except UnicodeDecodeError:  # not UTF-8: left to the decoder, which says so
         return None

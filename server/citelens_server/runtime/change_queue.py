@@ -68,9 +68,9 @@ class ChangeQueue:
         lines = self.touched.setdefault(uri, set())
         if lines is not None:
             self.touched[uri] = _touch(lines, params)
-        loop = asyncio.get_running_loop()
         self._added_at = now = time.monotonic()
         if not self._scheduled:
+            loop = asyncio.get_running_loop()
             self._scheduled = True
             self._first_at = now
             self._pausing = now - self._applied_at < QUIET_S  # edits keep coming: wait for a pause

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from citelens_server.runtime.fd_reader import HEADER_BYTES, Reader
+from citelens_server.runtime.fd_reader import Reader, header_at_start
 
 log = logging.getLogger("citelens_server")
 
@@ -145,7 +145,7 @@ class Prefixed:
     def has_header(self) -> bool:
         """Whether the next message's header is here already (as `FdReader.has_header`)."""
         if self._head:
-            return self._head.find(b"\r\n\r\n", 0, HEADER_BYTES) >= 0
+            return header_at_start(self._head)
         has = getattr(self._rest, "has_header", None)
         return self._more is None and has is not None and bool(has())
 

@@ -21,6 +21,12 @@ READ_CHUNK = 1 << 16
 HEADER_BYTES = 512
 
 
+def header_at_start(data: bytes | bytearray) -> bool:
+    """Whether `data` starts with a whole message header (its blank line in the first
+    `HEADER_BYTES`)."""
+    return data.find(b"\r\n\r\n", 0, HEADER_BYTES) >= 0
+
+
 class FdReader:
     """`readline` and `read` over a file descriptor with its own buffer: a thread blocked
     in `os.read` does not hold the lock a buffered stream takes, which would abort the
@@ -37,7 +43,7 @@ class FdReader:
 
     def has_header(self) -> bool:
         """Whether the next message's header is already read (reading it will not wait)."""
-        return self.buffer.find(b"\r\n\r\n", 0, HEADER_BYTES) >= 0
+        return header_at_start(self.buffer)
 
     def readline(self) -> bytes:
         start = 0
