@@ -188,3 +188,50 @@ def test_a_did_change_built_from_its_json_is_what_pygls_structures() -> None:
         message = {"jsonrpc": "2.0", "method": types.TEXT_DOCUMENT_DID_CHANGE, "params": params}
         assert change_params(params) == protocol.structure_message(json.loads(json.dumps(message))).params
     assert all(change_params(params) is None for params in NOT_FAST)
+
+
+def test_keystroke_params_built_through_their_slots_equal_lsprotocols_constructors() -> None:
+    """`change_params._builder` sets attrs's slots directly (lsprotocol's validating
+    constructors were most of reading a keystroke): every field set, the same values."""
+    import attrs
+
+    from citelens_server.runtime import change_params as cp
+
+    made = cp._params(
+        "file:///r.jsonl",
+        3,
+        (cp._partial(cp._position(1, 2), cp._position(1, 4), "ab", 2), cp._whole_change("{}\n")),
+    )
+    expected = types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri="file:///r.jsonl", version=3),
+        content_changes=(
+            types.TextDocumentContentChangePartial(
+                range=types.Range(
+                    start=types.Position(line=1, character=2), end=types.Position(line=1, character=4)
+                ),
+                text="ab",
+                range_length=2,
+            ),
+            types.TextDocumentContentChangeWholeDocument(text="{}\n"),
+        ),
+    )
+    assert made == expected
+    assert attrs.asdict(made) == attrs.asdict(expected)  # every slot set (a missing one raises)
+    assert type(made.content_changes[0].range.start) is types.Position
+
+
+def test_a_class_of_other_fields_is_built_by_its_own_validating_constructor() -> None:
+    import attrs
+    import pytest
+
+    from citelens_server.runtime.change_params import _builder
+
+    @attrs.define
+    class Other:
+        line: int = attrs.field(validator=attrs.validators.instance_of(int))
+        extra: int = 0
+
+    build = _builder(Other, "line")  # not all its fields: the constructor, validators on
+    assert build(3) == Other(line=3)
+    with pytest.raises(TypeError):
+        build("3")
