@@ -30,7 +30,11 @@ Starts `python -m citelens_server`, and measures (targets of issue 19):
     event loop's interpreter, with the stack of the thread that held it, are printed.
 As the reference measured in the same run, `citelens check` of the same text in-process
 (one Checker, cold) is timed, and every latency is also given as a ratio to it: on a busy
-machine the absolute figures grow, the ratios much less.
+machine the absolute figures grow, the ratios much less. Beside it, what the machine
+charges for fresh memory (`first_touch`: 256 MB touched a page at a time, before and
+after the run): on a virtual machine whose free memory goes back to its host, every page
+a process touches for the first time is a fault the host serves, and a copy of a big
+text inside one C call (holding the interpreter) grows with it.
 """
 
 from __future__ import annotations
@@ -221,6 +225,19 @@ def time_initialize(cwd: Path, env: dict[str, str]) -> tuple[float, float]:
     return at - client.started, cpu
 
 
+def first_touch(mb: int = 256) -> float:
+    """Microseconds per 4 KiB page to touch `mb` MB of fresh memory (median of three)."""
+    page, times = 4096, []
+    for _ in range(3):
+        t = time.perf_counter()
+        block = bytearray(mb << 20)  # calloc: mapped, not yet touched
+        for i in range(0, len(block), page):
+            block[i] = 1
+        times.append(time.perf_counter() - t)
+        del block
+    return statistics.median(times) / ((mb << 20) // page) * 1e6
+
+
 def pct(values: list[float], p: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, round(p / 100 * (len(values) - 1)))]
@@ -335,6 +352,7 @@ def main() -> None:
     path, text = make_run(args.n, args.out)
     uri = path.resolve().as_uri()
 
+    touch_before = first_touch()
     # reference: the CLI's engine checking the same text, cold, in this process
     from citelens.check import Checker
     from citelens.specs import get_spec
@@ -584,6 +602,9 @@ def main() -> None:
     )
     print(
         f"reference: in-process Checker.check_text of the run, cold: {ms(cli_s)} (the ratios below are to it)"
+    )
+    print(
+        f"fresh memory: {touch_before:.2f} us per page touched first (before the run), {first_touch():.2f} after"
     )
     results += [
         (
