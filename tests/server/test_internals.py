@@ -1,5 +1,6 @@
 """What the server relies on of pygls's and attrs's private behaviour, pinned: every use
-sits in `citelens_server.runtime.protocol` (attrs: `runtime.start_cache`), and an upgrade
+sits in `citelens_server.runtime.protocol` (attrs: `runtime.start_cache`, and the slots of
+lsprotocol's `didChange` params: `runtime.change_params`), and an upgrade
 that changes one of these fails here, not in an editor."""
 
 from __future__ import annotations
