@@ -126,6 +126,48 @@ def test_the_reader_frames_messages_as_pygls_does() -> None:
     assert bodies == [b"{}", b"[1,2,3]", big]
 
 
+def test_a_big_body_is_read_whole_into_a_buffer_not_zeroed_first() -> None:
+    """From `UNZEROED` bytes the body's buffer is made without zeroing it (CPython): the
+    body still reads back exactly, a short stream is cut to what came (no unwritten byte
+    is ever returned), and small bodies take `bytearray(n)` as before."""
+    from citelens_server.runtime import fd_reader
+    from citelens_server.runtime.fd_reader import UNZEROED, FdReader
+
+    made: list[int] = []
+    maker = fd_reader._unzeroed_maker()
+    if maker is not None:  # CPython: the buffer comes from the C API, uninitialised
+        made_before = maker(UNZEROED)
+        assert type(made_before) is bytearray and len(made_before) == UNZEROED
+        fd_reader._unzeroed[:] = [lambda n: made.append(n) or maker(n)]
+    body = bytes(range(256)) * (UNZEROED // 256 + 3)
+
+    def read_back(data: bytes, n: int) -> bytes:
+        read_end, write_end = os.pipe()
+
+        def feed() -> None:
+            for i in range(0, len(data), 1 << 16):
+                os.write(write_end, data[i : i + (1 << 16)])
+            os.close(write_end)
+
+        threading.Thread(target=feed, daemon=True).start()
+        try:
+            reader = FdReader(read_end)
+            head = reader.readline()
+            return head + bytes(reader.read(n))
+        finally:
+            os.close(read_end)
+
+    try:
+        assert read_back(b"H\n" + body, len(body)) == b"H\n" + body
+        short = body[: UNZEROED + 10]  # the stream ends before the length it announced
+        assert read_back(b"H\n" + short, len(body)) == b"H\n" + short
+        assert read_back(b"H\n" + b"small", 5) == b"H\nsmall"
+    finally:
+        fd_reader._unzeroed.clear()
+    if maker is not None:
+        assert made == [len(body), len(body)]  # the two big reads, not the small one
+
+
 def test_the_writer_keeps_order_and_does_not_wait_for_a_slow_client() -> None:
     """A big message is handed to the writer thread: the caller goes on while the client
     has not read a byte, and what follows it is written after it, whole."""
