@@ -126,7 +126,7 @@ def test_the_reader_frames_messages_as_pygls_does() -> None:
     assert bodies == [b"{}", b"[1,2,3]", big]
 
 
-def test_a_big_body_is_read_whole_into_a_buffer_not_zeroed_first() -> None:
+def test_a_big_body_is_read_whole_into_a_buffer_not_zeroed_first(monkeypatch: pytest.MonkeyPatch) -> None:
     """From `UNZEROED` bytes the body's buffer is made without zeroing it (CPython): the
     body still reads back exactly, a short stream is cut to what came (no unwritten byte
     is ever returned), and small bodies take `bytearray(n)` as before."""
@@ -136,9 +136,9 @@ def test_a_big_body_is_read_whole_into_a_buffer_not_zeroed_first() -> None:
     made: list[int] = []
     maker = fd_reader._unzeroed_maker()
     if maker is not None:  # CPython: the buffer comes from the C API, uninitialised
-        made_before = maker(UNZEROED)
-        assert type(made_before) is bytearray and len(made_before) == UNZEROED
-        fd_reader._unzeroed[:] = [lambda n: made.append(n) or maker(n)]
+        fresh = maker(UNZEROED)
+        assert type(fresh) is bytearray and len(fresh) == UNZEROED
+        monkeypatch.setattr(fd_reader, "_unzeroed_maker", lambda: lambda n: made.append(n) or maker(n))
     body = bytes(range(256)) * (UNZEROED // 256 + 3)
 
     def read_back(data: bytes, n: int) -> bytes:
@@ -157,13 +157,10 @@ def test_a_big_body_is_read_whole_into_a_buffer_not_zeroed_first() -> None:
         finally:
             os.close(read_end)
 
-    try:
-        assert read_back(b"H\n" + body, len(body)) == b"H\n" + body
-        short = body[: UNZEROED + 10]  # the stream ends before the length it announced
-        assert read_back(b"H\n" + short, len(body)) == b"H\n" + short
-        assert read_back(b"H\n" + b"small", 5) == b"H\nsmall"
-    finally:
-        fd_reader._unzeroed.clear()
+    assert read_back(b"H\n" + body, len(body)) == b"H\n" + body
+    short = body[: UNZEROED + 10]  # the stream ends before the length it announced
+    assert read_back(b"H\n" + short, len(body)) == b"H\n" + short
+    assert read_back(b"H\n" + b"small", 5) == b"H\nsmall"
     if maker is not None:
         assert made == [len(body), len(body)]  # the two big reads, not the small one
 

@@ -3,6 +3,7 @@ answer reads through it before the server loads)."""
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Callable
@@ -25,12 +26,14 @@ HEADER_BYTES = 512
 UNZEROED = 1 << 20
 
 
+@functools.cache  # loaded at the first big body
 def _unzeroed_maker() -> Callable[[int], bytearray] | None:
     """CPython's `PyByteArray_FromStringAndSize(NULL, n)`: a bytearray of `n` bytes whose
     memory is not written. `bytearray(n)` zeroes it in one C call holding the interpreter:
     on a machine where fresh memory is dear (a virtual machine that gives free pages back
-    to its host, 3-14 us a page) a 51 MB body's buffer held it 40-200 ms, while every byte
-    is written by the read anyway, where the pages' faults are the kernel's, without it."""
+    to its host, 3-14 us a page) a 51 MB body's buffer held it 36-41 ms at the machine's
+    fast phase, while every byte is written by the read anyway, where the pages' faults
+    are the kernel's, without it."""
     if sys.implementation.name != "cpython":
         return None
     try:
@@ -43,17 +46,10 @@ def _unzeroed_maker() -> Callable[[int], bytearray] | None:
     return lambda n: make(None, n)
 
 
-_unzeroed: list[Callable[[int], bytearray] | None] = []  # loaded at the first big body
-
-
 def _new_buffer(n: int) -> bytearray:
     """A bytearray of `n` bytes to read into (not zeroed from `UNZEROED` bytes: the
     caller writes or cuts every byte)."""
-    if n < UNZEROED:
-        return bytearray(n)
-    if not _unzeroed:
-        _unzeroed.append(_unzeroed_maker())
-    make = _unzeroed[0]
+    make = _unzeroed_maker() if n >= UNZEROED else None
     return make(n) if make is not None else bytearray(n)
 
 
