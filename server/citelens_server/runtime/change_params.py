@@ -36,16 +36,7 @@ def _builder(cls: type, *fields: str) -> Callable[..., Any]:
     if sorted(slots) != sorted(fields) or len(setters) != len(fields):
         return lambda *values: cls(**dict(zip(fields, values)))
     new: Callable[[type], Any] = object.__new__
-    if len(setters) == 1:
-        (put,) = setters
-
-        def build1(value: Any) -> Any:
-            made = new(cls)
-            put(made, value)
-            return made
-
-        return build1
-    if len(setters) == 2:
+    if len(setters) == 2:  # four of a keystroke's six objects: without the loop below
         put_a, put_b = setters
 
         def build2(a: Any, b: Any) -> Any:
